@@ -1,0 +1,52 @@
+package dev.zklock;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method while holding the distributed lock named by {@link #key()}.
+ * <p>
+ * The lock is acquired before the method starts (and before any transaction the method
+ * opens with {@code @Transactional}), and released when it returns or throws, whatever
+ * the outcome. The same thread may re-enter a lock it already holds. When the lock cannot
+ * be had within {@link #waitTime()}, a {@link LockTimeoutException} is thrown and the
+ * method does not run.
+ *
+ * <pre class="code">
+ * &#64;DistributedLock(key = "'order:' + #orderId", waitTime = "3s")
+ * public Receipt pay(String orderId) { ... }
+ * </pre>
+ *
+ * @see LockTemplate
+ * @see LockHandle#current()
+ */
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface DistributedLock {
+
+	/**
+	 * SpEL expression for the lock key, evaluated against each invocation. Parameters are
+	 * available by name ({@code #orderId}, which needs compilation with
+	 * {@code -parameters}) and by position ({@code #p0}, {@code #a0}); beans as
+	 * {@code @beanName}; {@code #root.method}, {@code #root.args} and
+	 * {@code #root.target} describe the invocation. A literal key is written as a quoted
+	 * string: {@code "'nightly-report'"}. The expression must yield a non-blank value;
+	 * its {@code toString()} is the key.
+	 * @return the key expression
+	 */
+	String key();
+
+	/**
+	 * How long to wait for the lock: a duration such as {@code "500ms"}, {@code "5s"} or
+	 * {@code "PT5S"}, or a {@code ${...}} placeholder resolving to one. Empty means the
+	 * configured default ({@code distributed-lock.wait-time}); {@code "0"} tries once
+	 * without waiting.
+	 * @return the wait time
+	 */
+	String waitTime() default "";
+
+}

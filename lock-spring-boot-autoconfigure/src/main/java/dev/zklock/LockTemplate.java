@@ -1,0 +1,109 @@
+package dev.zklock;
+
+import java.lang.reflect.UndeclaredThrowableException;
+import java.time.Duration;
+
+import dev.zklock.zookeeper.AcquiredLock;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * Runs code while holding a distributed lock: acquires the lock for a key within a wait
+ * time, runs the callback, and always releases the lock afterwards.
+ *
+ * <pre class="code">
+ * Report report = lockTemplate.execute("report:" + day, (lock) -&gt; build(day, lock.fencingToken()));
+ * </pre>
+ *
+ * The same thread may re-enter a lock it holds, through this template or through
+ * {@link DistributedLock}; inner holds share the outer hold's fencing token, and the lock
+ * is released in ZooKeeper when the outermost hold ends.
+ *
+ * @see DistributedLock
+ */
+public class LockTemplate {
+
+	private final ZooKeeperLockRegistry registry;
+
+	private final Duration defaultWaitTime;
+
+	/**
+	 * Creates a template.
+	 * @param registry the registry that acquires and releases the locks
+	 * @param defaultWaitTime the wait time of {@link #execute(String, LockCallback)}
+	 */
+	public LockTemplate(ZooKeeperLockRegistry registry, Duration defaultWaitTime) {
+		Assert.notNull(registry, "'registry' must not be null");
+		assertValidWaitTime(defaultWaitTime);
+		this.registry = registry;
+		this.defaultWaitTime = defaultWaitTime;
+	}
+
+	/**
+	 * The wait time used when none is given.
+	 * @return the default wait time
+	 */
+	public Duration getDefaultWaitTime() {
+		return this.defaultWaitTime;
+	}
+
+	/**
+	 * Runs the callback while holding the lock for the key, waiting at most the default
+	 * wait time for it.
+	 * @param <T> the type of the result
+	 * @param key the lock key: any non-blank string
+	 * @param callback the work to run under the lock
+	 * @return the callback's result
+	 * @throws LockTimeoutException if the lock was not acquired within the wait time
+	 * @throws LockAcquisitionException if the lock could not be acquired for another
+	 * reason
+	 * @throws UndeclaredThrowableException wrapping a checked exception of the callback;
+	 * unchecked exceptions and errors of the callback propagate unchanged
+	 */
+	public <T extends @Nullable Object> T execute(String key, LockCallback<T> callback) {
+		return execute(key, this.defaultWaitTime, callback);
+	}
+
+	/**
+	 * Runs the callback while holding the lock for the key, waiting at most the given
+	 * time for it.
+	 * @param <T> the type of the result
+	 * @param key the lock key: any non-blank string
+	 * @param waitTime how long to wait for the lock; {@link Duration#ZERO} tries once
+	 * @param callback the work to run under the lock
+	 * @return the callback's result
+	 * @throws LockTimeoutException if the lock was not acquired within the wait time
+	 * @throws LockAcquisitionException if the lock could not be acquired for another
+	 * reason
+	 * @throws UndeclaredThrowableException wrapping a checked exception of the callback;
+	 * unchecked exceptions and errors of the callback propagate unchanged
+	 */
+	public <T extends @Nullable Object> T execute(String key, Duration waitTime, LockCallback<T> callback) {
+		Assert.isTrue(key != null && !key.isBlank(), "Lock key must not be null or blank");
+		assertValidWaitTime(waitTime);
+		Assert.notNull(callback, "'callback' must not be null");
+		AcquiredLock lock = this.registry.acquire(key, waitTime);
+		HeldLocks.push(lock);
+		try {
+			return callback.doWithLock(lock);
+		}
+		catch (RuntimeException ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw new UndeclaredThrowableException(ex, "Work under lock '" + key + "' failed");
+		}
+		finally {
+			HeldLocks.pop();
+			lock.release();
+		}
+	}
+
+	private static void assertValidWaitTime(Duration waitTime) {
+		Assert.notNull(waitTime, "'waitTime' must not be null");
+		Assert.isTrue(!waitTime.isNegative(), () -> "Wait time must not be negative, but was " + waitTime);
+	}
+
+}

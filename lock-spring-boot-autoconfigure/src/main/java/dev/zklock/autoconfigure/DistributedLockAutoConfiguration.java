@@ -1,0 +1,50 @@
+package dev.zklock.autoconfigure;
+
+import dev.zklock.LockTemplate;
+import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
+import dev.zklock.interceptor.DistributedLockAnnotationBeanPostProcessor;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of distributed locks on ZooKeeper: the lock registry, the
+ * {@link LockTemplate} and the {@link dev.zklock.DistributedLock} post-processor. It
+ * needs a {@link CuratorFramework} bean, its own or the application's; without one,
+ * start-up fails rather than letting annotated methods run unlocked.
+ */
+@AutoConfiguration(after = ZooKeeperAutoConfiguration.class)
+@ConditionalOnClass({ CuratorFramework.class, InterProcessMutex.class })
+@EnableConfigurationProperties(DistributedLockProperties.class)
+public final class DistributedLockAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	ZooKeeperLockRegistry zooKeeperLockRegistry(CuratorFramework curatorFramework,
+			DistributedLockProperties properties) {
+		return new ZooKeeperLockRegistry(curatorFramework, properties.getRootPath());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockTemplate lockTemplate(ZooKeeperLockRegistry zooKeeperLockRegistry, DistributedLockProperties properties) {
+		return new LockTemplate(zooKeeperLockRegistry, properties.getWaitTime());
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static DistributedLockAnnotationBeanPostProcessor distributedLockAnnotationBeanPostProcessor() {
+		return new DistributedLockAnnotationBeanPostProcessor();
+	}
+
+}

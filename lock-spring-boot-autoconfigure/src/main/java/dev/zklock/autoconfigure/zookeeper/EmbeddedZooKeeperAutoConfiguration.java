@@ -1,0 +1,37 @@
+package dev.zklock.autoconfigure.zookeeper;
+
+import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of an in-process ZooKeeper server for development, enabled by
+ * {@code distributed-lock.zookeeper.embedded.enabled=true}. The Curator client connects
+ * to it instead of the configured connect string.
+ */
+@AutoConfiguration(before = ZooKeeperAutoConfiguration.class)
+@ConditionalOnClass(ZooKeeperServerEmbedded.class)
+@ConditionalOnProperty(name = "distributed-lock.zookeeper.embedded.enabled", havingValue = "true")
+@EnableConfigurationProperties(ZooKeeperProperties.class)
+public final class EmbeddedZooKeeperAutoConfiguration {
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	EmbeddedZooKeeperServer embeddedZooKeeperServer(ZooKeeperProperties properties) throws Exception {
+		ZooKeeperProperties.Embedded embedded = properties.getEmbedded();
+		return new EmbeddedZooKeeperServer(embedded.getPort(), embedded.getDataDirectory());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ZooKeeperConnectionDetails embeddedZooKeeperConnectionDetails(EmbeddedZooKeeperServer embeddedZooKeeperServer) {
+		return embeddedZooKeeperServer::getConnectString;
+	}
+
+}

@@ -1,0 +1,178 @@
+package dev.zklock.autoconfigure.zookeeper;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties of the ZooKeeper client used by distributed locks.
+ */
+@ConfigurationProperties("distributed-lock.zookeeper")
+public class ZooKeeperProperties {
+
+	/**
+	 * Comma-separated host:port pairs of the ZooKeeper ensemble, such as
+	 * 'zk1:2181,zk2:2181,zk3:2181'.
+	 */
+	private @Nullable String connectString;
+
+	/**
+	 * Session timeout requested from ZooKeeper; the server may narrow it. A holder that
+	 * dies keeps its locks until its session expires.
+	 */
+	private Duration sessionTimeout = Duration.ofSeconds(60);
+
+	/**
+	 * Time to wait for a connection to ZooKeeper before an operation fails.
+	 */
+	private Duration connectionTimeout = Duration.ofSeconds(15);
+
+	/**
+	 * Namespace prepended to every path of the client, without a leading slash.
+	 */
+	private @Nullable String namespace;
+
+	private final Retry retry = new Retry();
+
+	private final Embedded embedded = new Embedded();
+
+	public @Nullable String getConnectString() {
+		return this.connectString;
+	}
+
+	public void setConnectString(@Nullable String connectString) {
+		this.connectString = connectString;
+	}
+
+	public Duration getSessionTimeout() {
+		return this.sessionTimeout;
+	}
+
+	public void setSessionTimeout(Duration sessionTimeout) {
+		this.sessionTimeout = sessionTimeout;
+	}
+
+	public Duration getConnectionTimeout() {
+		return this.connectionTimeout;
+	}
+
+	public void setConnectionTimeout(Duration connectionTimeout) {
+		this.connectionTimeout = connectionTimeout;
+	}
+
+	public @Nullable String getNamespace() {
+		return this.namespace;
+	}
+
+	public void setNamespace(@Nullable String namespace) {
+		this.namespace = namespace;
+	}
+
+	public Retry getRetry() {
+		return this.retry;
+	}
+
+	public Embedded getEmbedded() {
+		return this.embedded;
+	}
+
+	/**
+	 * Retry of ZooKeeper operations that fail on a connection loss, with exponential
+	 * back-off.
+	 */
+	public static class Retry {
+
+		/**
+		 * Sleep before the first retry; later retries sleep exponentially longer.
+		 */
+		private Duration baseSleep = Duration.ofMillis(50);
+
+		/**
+		 * Maximum number of retries of one operation.
+		 */
+		private int maxRetries = 10;
+
+		/**
+		 * Maximum sleep between two retries.
+		 */
+		private Duration maxSleep = Duration.ofMillis(500);
+
+		public Duration getBaseSleep() {
+			return this.baseSleep;
+		}
+
+		public void setBaseSleep(Duration baseSleep) {
+			this.baseSleep = baseSleep;
+		}
+
+		public int getMaxRetries() {
+			return this.maxRetries;
+		}
+
+		public void setMaxRetries(int maxRetries) {
+			this.maxRetries = maxRetries;
+		}
+
+		public Duration getMaxSleep() {
+			return this.maxSleep;
+		}
+
+		public void setMaxSleep(Duration maxSleep) {
+			this.maxSleep = maxSleep;
+		}
+
+	}
+
+	/**
+	 * An in-process ZooKeeper server for development.
+	 */
+	public static class Embedded {
+
+		/**
+		 * Whether to start an in-process ZooKeeper server and connect to it, ignoring the
+		 * connect string. For development only: it is a single server without
+		 * replication.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Port on 127.0.0.1 that the embedded server listens on; 0 picks a free port.
+		 */
+		private int port = 2181;
+
+		/**
+		 * Directory of the embedded server's data; a temporary directory, deleted on
+		 * shutdown, when not set.
+		 */
+		private @Nullable Path dataDirectory;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getPort() {
+			return this.port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
+		}
+
+		public @Nullable Path getDataDirectory() {
+			return this.dataDirectory;
+		}
+
+		public void setDataDirectory(@Nullable Path dataDirectory) {
+			this.dataDirectory = dataDirectory;
+		}
+
+	}
+
+}

@@ -1,0 +1,79 @@
+package dev.zklock.interceptor;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+import dev.zklock.LockTemplate;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+
+/**
+ * Runs {@link dev.zklock.DistributedLock} methods under their lock through a
+ * {@link LockTemplate}. Exceptions of the method reach the caller unchanged.
+ */
+public final class DistributedLockInterceptor implements MethodInterceptor {
+
+	private final LockSpecSource specs;
+
+	private final LockKeyEvaluator keyEvaluator;
+
+	private final Supplier<LockTemplate> lockTemplate;
+
+	DistributedLockInterceptor(LockSpecSource specs, LockKeyEvaluator keyEvaluator,
+			Supplier<LockTemplate> lockTemplate) {
+		this.specs = specs;
+		this.keyEvaluator = keyEvaluator;
+		this.lockTemplate = lockTemplate;
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		Object target = invocation.getThis();
+		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : null;
+		LockSpec spec = this.specs.getLockSpec(invocation.getMethod(), targetClass);
+		if (spec == null) {
+			return invocation.proceed();
+		}
+		String key = this.keyEvaluator.resolveKey(spec, invocation.getArguments(), target);
+		LockTemplate template = this.lockTemplate.get();
+		Duration waitTime = (spec.waitTime() != null) ? spec.waitTime() : template.getDefaultWaitTime();
+		try {
+			return template.execute(key, waitTime, (lock) -> proceed(invocation));
+		}
+		catch (InvocationFailure failure) {
+			throw failure.getCause();
+		}
+	}
+
+	private static @Nullable Object proceed(MethodInvocation invocation) {
+		try {
+			return invocation.proceed();
+		}
+		catch (Throwable ex) {
+			throw new InvocationFailure(ex);
+		}
+	}
+
+	/**
+	 * Carries whatever the method threw through the template unchanged.
+	 */
+	private static final class InvocationFailure extends RuntimeException {
+
+		private final Throwable cause;
+
+		InvocationFailure(Throwable cause) {
+			super(null, null, false, false);
+			this.cause = cause;
+		}
+
+		@Override
+		public synchronized Throwable getCause() {
+			return this.cause;
+		}
+
+	}
+
+}

@@ -1,0 +1,72 @@
+package dev.zklock.interceptor;
+
+import java.util.Collection;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.BeanResolver;
+import org.springframework.expression.EvaluationException;
+
+/**
+ * Evaluates a {@link LockSpec}'s key expression against one invocation. Parameters are
+ * variables by name and as {@code #p0}/{@code #a0}; beans resolve as {@code @name}.
+ */
+final class LockKeyEvaluator {
+
+	private final ParameterNameDiscoverer parameterNameDiscoverer = new DefaultParameterNameDiscoverer();
+
+	private final @Nullable BeanResolver beanResolver;
+
+	LockKeyEvaluator(@Nullable BeanResolver beanResolver) {
+		this.beanResolver = beanResolver;
+	}
+
+	/**
+	 * Evaluates the key of an invocation.
+	 * @param spec the method's lock spec
+	 * @param args the invocation's arguments
+	 * @param target the target object, or {@code null}
+	 * @return the non-blank key
+	 * @throws IllegalArgumentException if the expression fails or yields no usable key
+	 */
+	String resolveKey(LockSpec spec, @Nullable Object[] args, @Nullable Object target) {
+		LockExpressionRoot root = new LockExpressionRoot(spec.method(), args, target);
+		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, spec.method(), args,
+				this.parameterNameDiscoverer);
+		if (this.beanResolver != null) {
+			context.setBeanResolver(this.beanResolver);
+		}
+		Object value;
+		try {
+			value = spec.keyExpression().getValue(context);
+		}
+		catch (EvaluationException ex) {
+			throw new IllegalArgumentException(spec.describe() + " failed: " + ex.getMessage(), ex);
+		}
+		return validate(spec, value);
+	}
+
+	private String validate(LockSpec spec, @Nullable Object value) {
+		if (value == null) {
+			String hint = (spec.method().getParameterCount() > 0
+					&& this.parameterNameDiscoverer.getParameterNames(spec.method()) == null)
+							? "; parameter names are not available, so compile with '-parameters' or refer to "
+									+ "parameters as #p0, #p1, ..."
+							: "";
+			throw new IllegalArgumentException(spec.describe() + " evaluated to null" + hint);
+		}
+		if (value instanceof Collection<?> || value.getClass().isArray()) {
+			throw new IllegalArgumentException(spec.describe() + " evaluated to a " + value.getClass().getName()
+					+ ", but a lock key must be a single value");
+		}
+		String key = value.toString();
+		if (key.isBlank()) {
+			throw new IllegalArgumentException(spec.describe() + " evaluated to a blank key");
+		}
+		return key;
+	}
+
+}

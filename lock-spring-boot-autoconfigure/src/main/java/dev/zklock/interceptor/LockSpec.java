@@ -1,0 +1,24 @@
+package dev.zklock.interceptor;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.expression.Expression;
+
+/**
+ * A {@link dev.zklock.DistributedLock} annotation as parsed once for a method.
+ *
+ * @param method the annotated method, as declared on the target class
+ * @param keyExpression the parsed key expression
+ * @param waitTime the wait time, or {@code null} for the configured default
+ */
+record LockSpec(Method method, Expression keyExpression, @Nullable Duration waitTime) {
+
+	String describe() {
+		return "@DistributedLock key expression '" + this.keyExpression.getExpressionString() + "' on "
+				+ LockSpecSource.describe(this.method);
+	}
+
+}

@@ -1,0 +1,102 @@
+package dev.zklock.interceptor;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.zklock.DistributedLock;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ExpressionParser;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.StringUtils;
+import org.springframework.util.StringValueResolver;
+
+/**
+ * Parses {@link DistributedLock} annotations into {@link LockSpec}s, once per method and
+ * target class. A malformed annotation fails with a message naming the method.
+ */
+final class LockSpecSource {
+
+	private final ExpressionParser parser = new SpelExpressionParser();
+
+	private final Map<MethodClassKey, Optional<LockSpec>> specs = new ConcurrentHashMap<>(64);
+
+	private final @Nullable StringValueResolver embeddedValueResolver;
+
+	LockSpecSource(@Nullable StringValueResolver embeddedValueResolver) {
+		this.embeddedValueResolver = embeddedValueResolver;
+	}
+
+	/**
+	 * The lock spec of a method invoked on a target class.
+	 * @param method the invoked method, possibly declared by an interface
+	 * @param targetClass the class of the target, or {@code null}
+	 * @return the spec, or {@code null} if the method carries no annotation
+	 * @throws IllegalStateException if the annotation is malformed
+	 */
+	@Nullable LockSpec getLockSpec(Method method, @Nullable Class<?> targetClass) {
+		return this.specs
+			.computeIfAbsent(new MethodClassKey(method, targetClass),
+					(key) -> Optional.ofNullable(parse(AopUtils.getMostSpecificMethod(method, targetClass))))
+			.orElse(null);
+	}
+
+	private @Nullable LockSpec parse(Method method) {
+		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+		if (annotation == null) {
+			return null;
+		}
+		return new LockSpec(method, parseKey(annotation.key(), method), parseWaitTime(annotation.waitTime(), method));
+	}
+
+	private Expression parseKey(String key, Method method) {
+		if (!StringUtils.hasText(key)) {
+			throw new IllegalStateException("@DistributedLock on " + describe(method) + " has an empty key expression");
+		}
+		try {
+			return this.parser.parseExpression(key);
+		}
+		catch (ParseException ex) {
+			throw new IllegalStateException("@DistributedLock key expression '" + key + "' on " + describe(method)
+					+ " does not parse: " + ex.getMessage(), ex);
+		}
+	}
+
+	private @Nullable Duration parseWaitTime(String waitTime, Method method) {
+		String resolved = (this.embeddedValueResolver != null && StringUtils.hasText(waitTime))
+				? this.embeddedValueResolver.resolveStringValue(waitTime) : waitTime;
+		if (!StringUtils.hasText(resolved)) {
+			return null;
+		}
+		Duration duration;
+		try {
+			duration = DurationStyle.detectAndParse(resolved.trim());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("@DistributedLock waitTime '" + waitTime + "' on " + describe(method)
+					+ " is not a duration such as '500ms', '5s' or 'PT5S'", ex);
+		}
+		if (duration.isNegative()) {
+			throw new IllegalStateException(
+					"@DistributedLock waitTime '" + waitTime + "' on " + describe(method) + " must not be negative");
+		}
+		return duration;
+	}
+
+	static String describe(Method method) {
+		return ClassUtils.getQualifiedMethodName(method) + "(" + StringUtils.arrayToCommaDelimitedString(
+				Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).toArray()) + ")";
+	}
+
+}

@@ -1,0 +1,249 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.zklock.LockAcquisitionException;
+import dev.zklock.LockException;
+import dev.zklock.LockTimeoutException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.common.PathUtils;
+import org.apache.zookeeper.data.Stat;
+
+import org.springframework.util.Assert;
+
+/**
+ * Acquires and releases ZooKeeper locks by key, one Curator {@link InterProcessMutex} per
+ * key under a root path.
+ * <p>
+ * A key's mutex is shared by every thread that holds or waits for it, which makes the
+ * lock reentrant per thread, and dropped when no thread does, which keeps memory bounded
+ * by the number of keys in use. Each key is one node directly under the root path (see
+ * {@link LockNodeNames}); the key node is a container node that ZooKeeper removes once it
+ * is empty.
+ * <p>
+ * A hold stays valid while the ZooKeeper connection stays up: once the connection is
+ * suspended or lost, every hold taken before is reported invalid, since ZooKeeper may end
+ * the session and hand the lock to another process.
+ */
+public class ZooKeeperLockRegistry {
+
+	private static final Log logger = LogFactory.getLog(ZooKeeperLockRegistry.class);
+
+	private final CuratorFramework client;
+
+	private final String rootPath;
+
+	private final FencingLockDriver driver = new FencingLockDriver();
+
+	private final ConcurrentMap<String, LockEntry> entries = new ConcurrentHashMap<>();
+
+	private final AtomicLong connectionEpoch = new AtomicLong();
+
+	/**
+	 * Creates a registry of locks under the root path.
+	 * @param client the Curator client; started by its owner
+	 * @param rootPath the ZooKeeper path under which the lock nodes live, such as
+	 * {@code /locks}
+	 */
+	public ZooKeeperLockRegistry(CuratorFramework client, String rootPath) {
+		Assert.notNull(client, "'client' must not be null");
+		this.client = client;
+		this.rootPath = validateRootPath(rootPath);
+		client.getConnectionStateListenable().addListener((source, state) -> connectionStateChanged(state));
+	}
+
+	private static String validateRootPath(String rootPath) {
+		Assert.notNull(rootPath, "Lock root path must not be null");
+		try {
+			PathUtils.validatePath(rootPath);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException(
+					"Lock root path '" + rootPath + "' is not a valid ZooKeeper path: " + ex.getMessage(), ex);
+		}
+		Assert.isTrue(!rootPath.equals("/"), "Lock root path must name a node such as '/locks', not '/'");
+		return rootPath;
+	}
+
+	/**
+	 * The ZooKeeper path under which the lock nodes live.
+	 * @return the root path
+	 */
+	public String getRootPath() {
+		return this.rootPath;
+	}
+
+	/**
+	 * The ZooKeeper path of the node that holds the lock of a key.
+	 * @param key the lock key
+	 * @return the key's node path, directly under the root path
+	 */
+	public String pathOf(String key) {
+		return ZKPaths.makePath(this.rootPath, LockNodeNames.nodeName(key));
+	}
+
+	/**
+	 * Acquires the lock for the key, waiting at most the wait time, all included: waiting
+	 * for a ZooKeeper connection and for other holders.
+	 * @param key the lock key
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once
+	 * @return the acquisition, to be released by the calling thread
+	 * @throws LockTimeoutException if another holder kept the lock for the wait time
+	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
+	 * time, failed, or the thread was interrupted (its interrupt flag stays set)
+	 */
+	public AcquiredLock acquire(String key, Duration waitTime) {
+		long deadline = System.nanoTime() + waitTime.toNanos();
+		long epoch = this.connectionEpoch.get();
+		LockEntry entry = retain(pathOf(key));
+		boolean acquired = false;
+		try {
+			if (entry.mutex.isOwnedByCurrentThread()) {
+				entry.mutex.acquire();
+				acquired = true;
+				return new AcquiredLock(this, entry, key, entry.fencingToken, entry.holdEpoch);
+			}
+			awaitConnection(key, waitTime, deadline);
+			acquired = entry.mutex.acquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			if (!acquired) {
+				throw new LockTimeoutException(key, waitTime);
+			}
+			try {
+				entry.fencingToken = fencingTokenOfCreatedNode();
+			}
+			catch (Exception ex) {
+				acquired = false;
+				releaseQuietly(entry, key);
+				throw ex;
+			}
+			entry.holdEpoch = epoch;
+			return new AcquiredLock(this, entry, key, entry.fencingToken, epoch);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockAcquisitionException(key, "Interrupted while acquiring lock '" + key + "'", ex);
+		}
+		catch (LockException ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': " + ex, ex);
+		}
+		finally {
+			this.driver.takeCreatedNode();
+			if (!acquired) {
+				dispose(entry);
+			}
+		}
+	}
+
+	private void awaitConnection(String key, Duration waitTime, long deadline) throws InterruptedException {
+		if (this.client.getZookeeperClient().isConnected()) {
+			return;
+		}
+		long remaining = deadline - System.nanoTime();
+		if (remaining <= 0 || !this.client
+			.blockUntilConnected((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)), TimeUnit.MILLISECONDS)) {
+			throw new LockAcquisitionException(key,
+					"Could not acquire lock '" + key + "': no connection to ZooKeeper ("
+							+ this.client.getZookeeperClient().getCurrentConnectionString() + ") within "
+							+ waitTime.toMillis() + "ms",
+					null);
+		}
+	}
+
+	private long fencingTokenOfCreatedNode() throws Exception {
+		FencingLockDriver.CreatedLockNode created = this.driver.takeCreatedNode();
+		Assert.state(created != null, "No lock node was created");
+		if (created.stat().getCzxid() != 0) {
+			return created.stat().getCzxid();
+		}
+		Stat stat = this.client.checkExists().forPath(created.path());
+		Assert.state(stat != null, () -> "Lock node " + created.path() + " vanished while held");
+		return stat.getCzxid();
+	}
+
+	void release(LockEntry entry, String key) {
+		try {
+			releaseQuietly(entry, key);
+		}
+		finally {
+			dispose(entry);
+		}
+	}
+
+	private void releaseQuietly(LockEntry entry, String key) {
+		try {
+			entry.mutex.release();
+		}
+		catch (Exception ex) {
+			logger.warn(
+					"Could not confirm the release of lock '" + key + "' with ZooKeeper; Curator keeps "
+							+ "deleting its node in the background, and ZooKeeper deletes it when the session ends",
+					ex);
+		}
+	}
+
+	long connectionEpoch() {
+		return this.connectionEpoch.get();
+	}
+
+	private void connectionStateChanged(ConnectionState state) {
+		if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+			this.connectionEpoch.incrementAndGet();
+		}
+	}
+
+	private LockEntry retain(String path) {
+		return this.entries.compute(path, (p, entry) -> {
+			LockEntry retained = (entry != null) ? entry
+					: new LockEntry(p, new InterProcessMutex(this.client, p, this.driver));
+			retained.users++;
+			return retained;
+		});
+	}
+
+	private void dispose(LockEntry entry) {
+		this.entries.computeIfPresent(entry.path, (path, current) -> (--current.users > 0) ? current : null);
+	}
+
+	/**
+	 * Number of keys whose lock is held or waited for in this process.
+	 * @return the number of keys in use
+	 */
+	public int keysInUse() {
+		return this.entries.size();
+	}
+
+	/**
+	 * A key's mutex with the number of threads using it; guarded by the entry map.
+	 */
+	static final class LockEntry {
+
+		final String path;
+
+		final InterProcessMutex mutex;
+
+		int users;
+
+		volatile long fencingToken;
+
+		volatile long holdEpoch;
+
+		LockEntry(String path, InterProcessMutex mutex) {
+			this.path = path;
+			this.mutex = mutex;
+		}
+
+	}
+
+}
