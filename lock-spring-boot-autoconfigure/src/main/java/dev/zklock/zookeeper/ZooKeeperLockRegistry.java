@@ -88,6 +88,7 @@ public class ZooKeeperLockRegistry {
 	 * @return the key's node path, directly under the root path
 	 */
 	public String pathOf(String key) {
+		Assert.hasLength(key, "Lock key must not be empty");
 		return ZKPaths.makePath(this.rootPath, LockNodeNames.nodeName(key));
 	}
 

@@ -1,0 +1,92 @@
+package dev.zklock.zookeeper;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+
+import org.apache.zookeeper.common.PathUtils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LockNodeNamesTests {
+
+	@Test
+	void plainKeysStayReadable() {
+		assertThat(LockNodeNames.nodeName("order:42")).isEqualTo("order:42");
+		assertThat(LockNodeNames.nodeName("report-2026.11_22")).isEqualTo("report-2026.11_22");
+	}
+
+	@Test
+	void slashesAndPercentSignsAreEncoded() {
+		assertThat(LockNodeNames.nodeName("a/b")).isEqualTo("a%2Fb");
+		assertThat(LockNodeNames.nodeName("a%2Fb")).isEqualTo("a%252Fb");
+	}
+
+	@Test
+	void dotNamesAreEncoded() {
+		assertThat(LockNodeNames.nodeName(".")).isEqualTo("%2E");
+		assertThat(LockNodeNames.nodeName("..")).isEqualTo("%2E%2E");
+		assertThat(LockNodeNames.nodeName("...")).isEqualTo("...");
+	}
+
+	@Test
+	void unicodeIsEncodedAsUtf8() {
+		assertThat(LockNodeNames.nodeName("订单")).isEqualTo("%E8%AE%A2%E5%8D%95");
+		assertThat(LockNodeNames.nodeName("😀")).isEqualTo("%F0%9F%98%80");
+	}
+
+	@Test
+	void unpairedSurrogatesAreEncodedDistinctly() {
+		assertThat(LockNodeNames.nodeName("\uD83D")).isEqualTo("%uD83D");
+		assertThat(LockNodeNames.nodeName("\uDE00x")).isEqualTo("%uDE00x");
+	}
+
+	@Test
+	void longKeysAreHashedBehindAReadablePrefix() {
+		String key = "k".repeat(10_000);
+		String name = LockNodeNames.nodeName(key);
+		assertThat(name).hasSize(64 + 1 + 64).startsWith("k".repeat(64) + "~");
+		assertThat(LockNodeNames.nodeName(key + "x")).isNotEqualTo(name);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "/", "..", "../../zookeeper", "a/../../b", "\u0000", "\n\t", "zookeeper", "~", " " })
+	void hostileKeysMapToOneValidNodeName(String key) {
+		String name = LockNodeNames.nodeName(key);
+		assertThat(name).doesNotContain("/").isNotIn(".", "..");
+		PathUtils.validatePath("/locks/" + name);
+	}
+
+	@Test
+	void distinctRandomKeysGetDistinctValidNames() {
+		Random random = new Random(42);
+		Map<String, String> keysByName = new HashMap<>();
+		for (int i = 0; i < 20_000; i++) {
+			String key = randomKey(random);
+			String name = LockNodeNames.nodeName(key);
+			PathUtils.validatePath("/locks/" + name);
+			String previous = keysByName.putIfAbsent(name, key);
+			assertThat(previous == null || previous.equals(key))
+				.as("keys '%s' and '%s' share node %s", previous, key, name)
+				.isTrue();
+		}
+	}
+
+	private static String randomKey(Random random) {
+		int length = 1 + random.nextInt(12);
+		StringBuilder key = new StringBuilder();
+		for (int i = 0; i < length; i++) {
+			switch (random.nextInt(4)) {
+				case 0 -> key.append("/.%~a".charAt(random.nextInt(5)));
+				case 1 -> key.append((char) random.nextInt(0x80));
+				case 2 -> key.append((char) random.nextInt(0x10000));
+				default -> key.appendCodePoint(random.nextInt(0x10FFFF));
+			}
+		}
+		return key.toString();
+	}
+
+}

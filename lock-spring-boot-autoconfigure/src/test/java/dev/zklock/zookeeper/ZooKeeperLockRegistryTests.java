@@ -1,0 +1,219 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.zklock.LockAcquisitionException;
+import dev.zklock.LockTimeoutException;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+class ZooKeeperLockRegistryTests {
+
+	private TestingServer server;
+
+	private CuratorFramework client;
+
+	private CuratorFramework otherClient;
+
+	private ZooKeeperLockRegistry registry;
+
+	private ZooKeeperLockRegistry otherRegistry;
+
+	@BeforeEach
+	void startServer() throws Exception {
+		this.server = ZooKeeperTestServer.start();
+		this.client = ZooKeeperTestServer.client(this.server);
+		this.otherClient = ZooKeeperTestServer.client(this.server);
+		this.registry = new ZooKeeperLockRegistry(this.client, "/locks");
+		this.otherRegistry = new ZooKeeperLockRegistry(this.otherClient, "/locks");
+	}
+
+	@AfterEach
+	void stopServer() throws Exception {
+		this.client.close();
+		this.otherClient.close();
+		this.server.close();
+	}
+
+	@Test
+	void everyKeyIsOneNodeDirectlyUnderTheRoot() throws Exception {
+		List<String> keys = List.of("a/b", "..", "../../escape", "/", "订单:1", "k".repeat(10_000), "zookeeper");
+		for (String key : keys) {
+			AcquiredLock lock = this.registry.acquire(key, Duration.ofSeconds(5));
+			try {
+				assertThat(this.client.getChildren().forPath("/locks")).contains(LockNodeNames.nodeName(key));
+				assertThat(this.client.getChildren().forPath(this.registry.pathOf(key))).singleElement()
+					.asString()
+					.contains("-lock-");
+			}
+			finally {
+				lock.release();
+			}
+		}
+		assertThat(this.client.getChildren().forPath("/")).containsOnly("locks", "zookeeper");
+		assertThat(this.client.getChildren().forPath("/locks")).hasSize(keys.size());
+	}
+
+	@Test
+	void holderAndWaiterInOtherSessionsAreMutuallyExclusive() throws Exception {
+		AcquiredLock held = this.registry.acquire("order:1", Duration.ofSeconds(5));
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> this.otherRegistry.acquire("order:1", Duration.ofMillis(700)))
+			.withMessageContaining("'order:1'")
+			.withMessageContaining("700ms");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(650),
+				Duration.ofSeconds(3));
+		held.release();
+		AcquiredLock next = this.otherRegistry.acquire("order:1", Duration.ZERO);
+		next.release();
+	}
+
+	@Test
+	void zeroWaitTriesOnceWhileHeld() throws Exception {
+		AcquiredLock held = this.registry.acquire("job", Duration.ZERO);
+		try {
+			assertThatExceptionOfType(LockTimeoutException.class)
+				.isThrownBy(() -> this.otherRegistry.acquire("job", Duration.ZERO));
+		}
+		finally {
+			held.release();
+		}
+	}
+
+	@Test
+	void fencingTokensIncreaseAcrossClients() {
+		long previous = 0;
+		for (int i = 0; i < 10; i++) {
+			ZooKeeperLockRegistry registry = (i % 2 == 0) ? this.registry : this.otherRegistry;
+			AcquiredLock lock = registry.acquire("fenced", Duration.ofSeconds(5));
+			assertThat(lock.fencingToken()).isGreaterThan(previous);
+			previous = lock.fencingToken();
+			lock.release();
+		}
+	}
+
+	@Test
+	void fencingTokensIncreaseAfterZooKeeperReapsTheKeyNode() throws Exception {
+		AcquiredLock first = this.registry.acquire("reaped", Duration.ofSeconds(5));
+		long firstToken = first.fencingToken();
+		first.release();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.client.checkExists().forPath(this.registry.pathOf("reaped")) == null);
+		this.client.create().forPath("/unrelated-write");
+		AcquiredLock second = this.otherRegistry.acquire("reaped", Duration.ofSeconds(5));
+		try {
+			assertThat(second.fencingToken()).isGreaterThan(firstToken);
+			assertThat(this.client.getChildren().forPath(this.registry.pathOf("reaped"))).singleElement()
+				.asString()
+				.endsWith("-lock-0000000000");
+		}
+		finally {
+			second.release();
+		}
+	}
+
+	@Test
+	void reentrantAcquisitionSharesTheTokenAndHoldsUntilTheOutermostRelease() throws Exception {
+		AcquiredLock outer = this.registry.acquire("nested", Duration.ofSeconds(5));
+		AcquiredLock inner = this.registry.acquire("nested", Duration.ZERO);
+		assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
+		inner.release();
+		assertThat(inner.isValid()).isFalse();
+		assertThat(outer.isValid()).isTrue();
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> this.otherRegistry.acquire("nested", Duration.ZERO));
+		outer.release();
+		this.otherRegistry.acquire("nested", Duration.ZERO).release();
+	}
+
+	@Test
+	void releaseFromAnotherThreadOfTheSameProcessIsNotNeededToWaitForTheLock() throws Exception {
+		AcquiredLock held = this.registry.acquire("handover", Duration.ofSeconds(5));
+		CountDownLatch waiting = new CountDownLatch(1);
+		CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
+			waiting.countDown();
+			AcquiredLock lock = this.registry.acquire("handover", Duration.ofSeconds(10));
+			lock.release();
+			return lock.fencingToken();
+		});
+		waiting.await();
+		Thread.sleep(200);
+		assertThat(waiter).isNotDone();
+		held.release();
+		assertThat(waiter.get(10, TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
+	}
+
+	@Test
+	void keysAreForgottenWhenNoThreadUsesThem() {
+		for (int i = 0; i < 100; i++) {
+			this.registry.acquire("key-" + i, Duration.ofSeconds(5)).release();
+		}
+		assertThatExceptionOfType(LockTimeoutException.class).isThrownBy(() -> {
+			AcquiredLock held = this.otherRegistry.acquire("busy", Duration.ZERO);
+			try {
+				this.registry.acquire("busy", Duration.ZERO);
+			}
+			finally {
+				held.release();
+			}
+		});
+		assertThat(this.registry.keysInUse()).isZero();
+		assertThat(this.otherRegistry.keysInUse()).isZero();
+	}
+
+	@Test
+	void handleTurnsInvalidWhenTheConnectionIsSuspended() throws Exception {
+		AcquiredLock held = this.registry.acquire("suspended", Duration.ofSeconds(5));
+		assertThat(held.isValid()).isTrue();
+		this.server.stop();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !held.isValid());
+		held.release();
+	}
+
+	@Test
+	void acquisitionFailsWithinTheWaitTimeWhenZooKeeperIsDown() throws Exception {
+		this.server.stop();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !this.client.getZookeeperClient().isConnected());
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> this.registry.acquire("down", Duration.ofSeconds(1)))
+			.withMessageContaining("'down'")
+			.withMessageContaining("no connection to ZooKeeper");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+		assertThat(this.registry.keysInUse()).isZero();
+	}
+
+	@Test
+	void lockingResumesWhenZooKeeperReturns() throws Exception {
+		this.server.stop();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !this.client.getZookeeperClient().isConnected());
+		this.server.restart();
+		AcquiredLock lock = this.registry.acquire("back", Duration.ofSeconds(10));
+		assertThat(lock.isValid()).isTrue();
+		lock.release();
+	}
+
+	@Test
+	void rootPathMustBeAValidPathBelowTheZooKeeperRoot() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new ZooKeeperLockRegistry(this.client, "locks"))
+			.withMessageContaining("'locks'");
+		assertThatIllegalArgumentException().isThrownBy(() -> new ZooKeeperLockRegistry(this.client, "/"))
+			.withMessageContaining("'/locks'");
+		assertThatIllegalArgumentException().isThrownBy(() -> new ZooKeeperLockRegistry(this.client, "/locks/"));
+	}
+
+}
