@@ -39,6 +39,12 @@ final class LockKeyEvaluator {
 		if (this.beanResolver != null) {
 			context.setBeanResolver(this.beanResolver);
 		}
+		for (String variable : spec.variables()) {
+			if (context.lookupVariable(variable) == null) {
+				throw new IllegalArgumentException(
+						spec.describe() + " reads '#" + variable + "', which is null" + parameterNamesHint(spec));
+			}
+		}
 		Object value;
 		try {
 			value = spec.keyExpression().getValue(context);
@@ -49,14 +55,16 @@ final class LockKeyEvaluator {
 		return validate(spec, value);
 	}
 
+	private String parameterNamesHint(LockSpec spec) {
+		boolean namesMissing = spec.method().getParameterCount() > 0
+				&& this.parameterNameDiscoverer.getParameterNames(spec.method()) == null;
+		return namesMissing ? "; parameter names are not available, so compile with '-parameters' or refer to "
+				+ "parameters as #p0, #p1, ..." : "";
+	}
+
 	private String validate(LockSpec spec, @Nullable Object value) {
 		if (value == null) {
-			String hint = (spec.method().getParameterCount() > 0
-					&& this.parameterNameDiscoverer.getParameterNames(spec.method()) == null)
-							? "; parameter names are not available, so compile with '-parameters' or refer to "
-									+ "parameters as #p0, #p1, ..."
-							: "";
-			throw new IllegalArgumentException(spec.describe() + " evaluated to null" + hint);
+			throw new IllegalArgumentException(spec.describe() + " evaluated to null");
 		}
 		if (value instanceof Collection<?> || value.getClass().isArray()) {
 			throw new IllegalArgumentException(spec.describe() + " evaluated to a " + value.getClass().getName()

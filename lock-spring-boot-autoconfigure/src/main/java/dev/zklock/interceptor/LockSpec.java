@@ -2,6 +2,7 @@ package dev.zklock.interceptor;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -12,9 +13,11 @@ import org.springframework.expression.Expression;
  *
  * @param method the annotated method, as declared on the target class
  * @param keyExpression the parsed key expression
+ * @param variables the variables the key expression reads, such as {@code orderId} for
+ * {@code #orderId}
  * @param waitTime the wait time, or {@code null} for the configured default
  */
-record LockSpec(Method method, Expression keyExpression, @Nullable Duration waitTime) {
+record LockSpec(Method method, Expression keyExpression, Set<String> variables, @Nullable Duration waitTime) {
 
 	String describe() {
 		return "@DistributedLock key expression '" + this.keyExpression.getExpressionString() + "' on "

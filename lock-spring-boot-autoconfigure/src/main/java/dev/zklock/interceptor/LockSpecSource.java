@@ -3,8 +3,10 @@ package dev.zklock.interceptor;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.zklock.DistributedLock;
@@ -17,6 +19,9 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ExpressionParser;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
@@ -57,7 +62,8 @@ final class LockSpecSource {
 		if (annotation == null) {
 			return null;
 		}
-		return new LockSpec(method, parseKey(annotation.key(), method), parseWaitTime(annotation.waitTime(), method));
+		Expression key = parseKey(annotation.key(), method);
+		return new LockSpec(method, key, variablesOf(key), parseWaitTime(annotation.waitTime(), method));
 	}
 
 	private Expression parseKey(String key, Method method) {
@@ -73,23 +79,44 @@ final class LockSpecSource {
 		}
 	}
 
+	private static Set<String> variablesOf(Expression expression) {
+		Set<String> variables = new LinkedHashSet<>();
+		if (expression instanceof SpelExpression spel) {
+			collectVariables(spel.getAST(), variables);
+		}
+		variables.removeAll(Set.of("root", "this"));
+		return Set.copyOf(variables);
+	}
+
+	private static void collectVariables(SpelNode node, Set<String> variables) {
+		if (node instanceof VariableReference) {
+			variables.add(node.toStringAST().substring(1));
+		}
+		for (int i = 0; i < node.getChildCount(); i++) {
+			collectVariables(node.getChild(i), variables);
+		}
+	}
+
 	private @Nullable Duration parseWaitTime(String waitTime, Method method) {
-		String resolved = (this.embeddedValueResolver != null && StringUtils.hasText(waitTime))
-				? this.embeddedValueResolver.resolveStringValue(waitTime) : waitTime;
-		if (!StringUtils.hasText(resolved)) {
+		if (!StringUtils.hasText(waitTime)) {
 			return null;
 		}
+		String description = "@DistributedLock waitTime '" + waitTime + "' on " + describe(method);
 		Duration duration;
 		try {
+			String resolved = (this.embeddedValueResolver != null)
+					? this.embeddedValueResolver.resolveStringValue(waitTime) : waitTime;
+			if (!StringUtils.hasText(resolved)) {
+				return null;
+			}
 			duration = DurationStyle.detectAndParse(resolved.trim());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("@DistributedLock waitTime '" + waitTime + "' on " + describe(method)
-					+ " is not a duration such as '500ms', '5s' or 'PT5S'", ex);
+			throw new IllegalStateException(
+					description + " is not a duration such as '500ms', '5s' or 'PT5S': " + ex.getMessage(), ex);
 		}
 		if (duration.isNegative()) {
-			throw new IllegalStateException(
-					"@DistributedLock waitTime '" + waitTime + "' on " + describe(method) + " must not be negative");
+			throw new IllegalStateException(description + " must not be negative");
 		}
 		return duration;
 	}
