@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 
@@ -31,12 +32,22 @@ public final class DistributedLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	ZooKeeperLockRegistry zooKeeperLockRegistry(CuratorFramework curatorFramework,
 			DistributedLockProperties properties) {
-		return new ZooKeeperLockRegistry(curatorFramework, properties.getRootPath());
+		try {
+			return new ZooKeeperLockRegistry(curatorFramework, properties.getRootPath());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidConfigurationPropertyValueException("distributed-lock.root-path", properties.getRootPath(),
+					ex.getMessage());
+		}
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	LockTemplate lockTemplate(ZooKeeperLockRegistry zooKeeperLockRegistry, DistributedLockProperties properties) {
+		if (properties.getWaitTime().isNegative()) {
+			throw new InvalidConfigurationPropertyValueException("distributed-lock.wait-time", properties.getWaitTime(),
+					"The wait time must not be negative.");
+		}
 		return new LockTemplate(zooKeeperLockRegistry, properties.getWaitTime());
 	}
 

@@ -1,0 +1,95 @@
+package dev.zklock.sample;
+
+import java.net.http.HttpClient;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+
+/**
+ * A running instance of the sample application, on a free port, with an HTTP client for
+ * it.
+ */
+final class SampleInstance implements AutoCloseable {
+
+	private final ConfigurableApplicationContext context;
+
+	private final RestClient client;
+
+	private SampleInstance(ConfigurableApplicationContext context) {
+		this.context = context;
+		String port = context.getEnvironment().getRequiredProperty("local.server.port");
+		HttpClient httpClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+		this.client = RestClient.builder()
+			.baseUrl("http://127.0.0.1:" + port)
+			.requestFactory(new JdkClientHttpRequestFactory(httpClient))
+			.build();
+	}
+
+	/**
+	 * Starts an instance. Arguments are passed as command-line arguments, so that they
+	 * override {@code application.yml}.
+	 * @param sources configuration classes in addition to {@link SampleApplication}
+	 * @param args command-line arguments, such as {@code --server.port=0}
+	 * @return the running instance
+	 */
+	static SampleInstance start(List<Class<?>> sources, String... args) {
+		SpringApplicationBuilder builder = new SpringApplicationBuilder(SampleApplication.class)
+			.sources(sources.toArray(Class<?>[]::new));
+		return new SampleInstance(builder.run(args));
+	}
+
+	ConfigurableApplicationContext context() {
+		return this.context;
+	}
+
+	RestClient client() {
+		return this.client;
+	}
+
+	/**
+	 * Places one order through {@code POST /orders}.
+	 * @return the order number
+	 */
+	String placeOrder() {
+		return this.client.post().uri("/orders").retrieve().requiredBody(Order.class).orderNumber();
+	}
+
+	/**
+	 * Places orders through {@code POST /orders/batch}.
+	 * @param count how many orders
+	 * @return their order numbers
+	 */
+	List<String> placeOrders(int count) {
+		return postJson("/orders/batch", Map.of("count", count)).retrieve()
+			.requiredBody(OrderController.Batch.class)
+			.orderNumbers();
+	}
+
+	/**
+	 * Posts JSON and returns the response whatever its status.
+	 * @param path the path
+	 * @param body the JSON body
+	 * @return the response with its body as a map
+	 */
+	ResponseEntity<Map> post(String path, String body) {
+		return postJson(path, body).retrieve().onStatus(HttpStatusCode::isError, (request, response) -> {
+		}).toEntity(Map.class);
+	}
+
+	private RestClient.RequestBodySpec postJson(String path, Object body) {
+		return this.client.post().uri(path).contentType(MediaType.APPLICATION_JSON).body(body);
+	}
+
+	@Override
+	public void close() {
+		this.context.close();
+	}
+
+}

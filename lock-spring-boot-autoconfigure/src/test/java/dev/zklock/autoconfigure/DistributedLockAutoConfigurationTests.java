@@ -1,0 +1,108 @@
+package dev.zklock.autoconfigure;
+
+import java.time.Duration;
+
+import dev.zklock.LockTemplate;
+import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
+import dev.zklock.interceptor.DistributedLockAnnotationBeanPostProcessor;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DistributedLockAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+		.withPropertyValues("distributed-lock.zookeeper.connect-string=127.0.0.1:2999");
+
+	@Test
+	void providesTheRegistryTheTemplateAndThePostProcessorWithDefaults() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(ZooKeeperLockRegistry.class)
+				.hasSingleBean(LockTemplate.class)
+				.hasSingleBean(DistributedLockAnnotationBeanPostProcessor.class);
+			assertThat(context.getBean(ZooKeeperLockRegistry.class).getRootPath()).isEqualTo("/locks");
+			assertThat(context.getBean(LockTemplate.class).getDefaultWaitTime()).isEqualTo(Duration.ofSeconds(5));
+		});
+	}
+
+	@Test
+	void bindsRootPathAndWaitTime() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.root-path=/app/locks", "distributed-lock.wait-time=750ms")
+			.run((context) -> {
+				assertThat(context.getBean(ZooKeeperLockRegistry.class).getRootPath()).isEqualTo("/app/locks");
+				assertThat(context.getBean(LockTemplate.class).getDefaultWaitTime()).isEqualTo(Duration.ofMillis(750));
+			});
+	}
+
+	@Test
+	void invalidRootPathFailsStartUpNamingTheProperty() {
+		this.contextRunner.withPropertyValues("distributed-lock.root-path=locks").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining("distributed-lock.root-path")
+				.hasMessageContaining("locks");
+		});
+	}
+
+	@Test
+	void negativeWaitTimeFailsStartUpNamingTheProperty() {
+		this.contextRunner.withPropertyValues("distributed-lock.wait-time=-1s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining("distributed-lock.wait-time");
+		});
+	}
+
+	@Test
+	void backsOffFromAnApplicationTemplate() {
+		this.contextRunner
+			.withBean("myTemplate", LockTemplate.class,
+					() -> new LockTemplate(
+							new ZooKeeperLockRegistry(
+									CuratorFrameworkFactory.newClient("127.0.0.1:2999", new RetryOneTime(10)), "/mine"),
+							Duration.ofSeconds(1)))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(LockTemplate.class);
+				assertThat(context.getBean(LockTemplate.class).getDefaultWaitTime()).isEqualTo(Duration.ofSeconds(1));
+			});
+	}
+
+	@Test
+	void usesTheApplicationsCuratorClient() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+			.withBean("userClient", CuratorFramework.class,
+					() -> CuratorFrameworkFactory.newClient("127.0.0.1:2999", new RetryOneTime(10)))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(CuratorFramework.class)
+				.hasSingleBean(ZooKeeperLockRegistry.class));
+	}
+
+	@Test
+	void failsRatherThanLeavingAnnotatedMethodsUnlockedWithoutAClient() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).hasMessageContaining(CuratorFramework.class.getName());
+			});
+	}
+
+	@Test
+	void doesNothingWithoutCuratorRecipes() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(InterProcessMutex.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(LockTemplate.class)
+				.doesNotHaveBean(DistributedLockAnnotationBeanPostProcessor.class));
+	}
+
+}
