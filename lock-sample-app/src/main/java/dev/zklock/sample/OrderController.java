@@ -23,8 +23,8 @@ import org.springframework.web.server.ResponseStatusException;
 
 /**
  * Places orders for today and looks them up: {@code POST /orders},
- * {@code POST /orders/batch} with {@code {"count": n}}, and
- * {@code GET /orders/{orderNumber}}.
+ * {@code POST /orders/batch} with {@code {"count": n}}, and {@code GET
+ * /orders/{orderNumber}}.
  */
 @RestController
 @RequestMapping("/orders")

@@ -1,0 +1,111 @@
+package dev.zklock;
+
+import java.io.IOException;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.time.Duration;
+
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+class LockTemplateTests {
+
+	private static TestingServer server;
+
+	private static CuratorFramework client;
+
+	private static CuratorFramework otherClient;
+
+	private static LockTemplate template;
+
+	private static LockTemplate otherProcess;
+
+	@BeforeAll
+	static void startServer() throws Exception {
+		server = ZooKeeperTestServer.start();
+		client = ZooKeeperTestServer.client(server);
+		otherClient = ZooKeeperTestServer.client(server);
+		template = new LockTemplate(new ZooKeeperLockRegistry(client, "/locks"), Duration.ofSeconds(5));
+		otherProcess = new LockTemplate(new ZooKeeperLockRegistry(otherClient, "/locks"), Duration.ZERO);
+	}
+
+	@AfterAll
+	static void stopServer() throws Exception {
+		client.close();
+		otherClient.close();
+		server.close();
+	}
+
+	@Test
+	void callbackRunsWhileHoldingTheLockAndItsResultIsReturned() {
+		String result = template.execute("report:2026-11-22", (lock) -> {
+			assertThat(lock.key()).isEqualTo("report:2026-11-22");
+			assertThat(lock.isValid()).isTrue();
+			assertThatExceptionOfType(LockTimeoutException.class)
+				.isThrownBy(() -> otherProcess.execute("report:2026-11-22", (other) -> "never"));
+			return "built with " + lock.fencingToken();
+		});
+		assertThat(result).startsWith("built with ");
+		assertThat(otherProcess.<String>execute("report:2026-11-22", (lock) -> "free again")).isEqualTo("free again");
+	}
+
+	@Test
+	void handleIsInvalidAfterTheCallback() {
+		LockHandle handle = template.execute("escaped", (lock) -> lock);
+		assertThat(handle.isValid()).isFalse();
+	}
+
+	@Test
+	void currentIsTheInnermostLockOfTheThread() {
+		assertThatIllegalStateException().isThrownBy(LockHandle::current).withMessageContaining("holds no");
+		template.execute("outer", (outer) -> {
+			assertThat(LockHandle.current()).isSameAs(outer);
+			template.execute("inner", (inner) -> assertThat(LockHandle.current()).isSameAs(inner));
+			assertThat(LockHandle.current()).isSameAs(outer);
+			return null;
+		});
+		assertThatIllegalStateException().isThrownBy(LockHandle::current);
+	}
+
+	@Test
+	void uncheckedExceptionsPropagateUnchangedAndReleaseTheLock() {
+		IllegalStateException failure = new IllegalStateException("boom");
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> template.execute("failing", (lock) -> {
+			throw failure;
+		})).isSameAs(failure);
+		assertThat(otherProcess.<String>execute("failing", (lock) -> "released")).isEqualTo("released");
+		assertThatIllegalStateException().isThrownBy(LockHandle::current);
+	}
+
+	@Test
+	void checkedExceptionsAreWrappedAndReleaseTheLock() {
+		IOException failure = new IOException("disk full");
+		assertThatExceptionOfType(UndeclaredThrowableException.class)
+			.isThrownBy(() -> template.execute("checked", (lock) -> {
+				throw failure;
+			}))
+			.withMessageContaining("'checked'")
+			.havingCause()
+			.isSameAs(failure);
+		assertThat(otherProcess.<String>execute("checked", (lock) -> "released")).isEqualTo("released");
+	}
+
+	@Test
+	void blankKeysAndNegativeWaitTimesAreRejected() {
+		assertThatIllegalArgumentException().isThrownBy(() -> template.execute(" ", (lock) -> "never"))
+			.withMessageContaining("blank");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> template.execute("k", Duration.ofSeconds(-1), (lock) -> "never"))
+			.withMessageContaining("negative");
+	}
+
+}
