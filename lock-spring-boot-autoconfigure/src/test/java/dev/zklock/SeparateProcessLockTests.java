@@ -1,0 +1,145 @@
+package dev.zklock;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The other contender is a separate JVM running the starter in its own Spring context.
+ */
+class SeparateProcessLockTests {
+
+	private TestingServer server;
+
+	private CuratorFramework client;
+
+	private LockTemplate template;
+
+	private final List<Process> processes = new ArrayList<>();
+
+	@BeforeEach
+	void startServer() throws Exception {
+		this.server = ZooKeeperTestServer.start();
+		this.client = ZooKeeperTestServer.client(this.server);
+		this.template = new LockTemplate(new ZooKeeperLockRegistry(this.client, "/locks"), Duration.ofSeconds(60));
+	}
+
+	@AfterEach
+	void stopServer() throws Exception {
+		this.processes.forEach(Process::destroyForcibly);
+		this.client.close();
+		this.server.close();
+	}
+
+	@Test
+	void lockHeldByAnotherProcessTimesOutHereUntilThatProcessReleasesIt() throws Exception {
+		Process holder = start("hold", "shared-key");
+		BufferedReader output = outputOf(holder);
+		long holderToken = heldToken(output);
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> this.template.execute("shared-key", Duration.ofMillis(500), (lock) -> "never"));
+		try (Writer input = new OutputStreamWriter(holder.getOutputStream(), StandardCharsets.UTF_8)) {
+			input.write("release\n");
+		}
+		awaitLine(output, "DONE");
+		long token = this.template.execute("shared-key", Duration.ofSeconds(10), LockHandle::fencingToken);
+		assertThat(token).isGreaterThan(holderToken);
+		assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(holder.exitValue()).isZero();
+	}
+
+	@Test
+	void lockOfAKilledProcessPassesOnWhenItsSessionExpires() throws Exception {
+		Process holder = start("hold", "orphaned-key");
+		long holderToken = heldToken(outputOf(holder));
+		holder.destroyForcibly().waitFor();
+		long token = this.template.execute("orphaned-key", Duration.ofSeconds(20), LockHandle::fencingToken);
+		assertThat(token).isGreaterThan(holderToken);
+	}
+
+	@Test
+	void threadsHereAndAnotherProcessLoseNoUpdate(@TempDir Path directory) throws Exception {
+		CounterFile counter = new CounterFile(directory.resolve("counter"));
+		Process other = start("increment", counter.path().toString(), "40");
+		BufferedReader otherOutput = outputOf(other);
+		awaitLine(otherOutput, "STARTED");
+		ExecutorService executor = Executors.newFixedThreadPool(4);
+		try {
+			List<Future<?>> work = new ArrayList<>();
+			for (int thread = 0; thread < 4; thread++) {
+				work.add(executor.submit(() -> {
+					for (int i = 0; i < 10; i++) {
+						this.template.execute("counter-file", (lock) -> {
+							counter.increment();
+							return null;
+						});
+					}
+					return null;
+				}));
+			}
+			for (Future<?> future : work) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		awaitLine(otherOutput, "DONE");
+		assertThat(counter.value()).isEqualTo(80);
+	}
+
+	private Process start(String... arguments) throws IOException {
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+						System.getProperty("java.class.path"), "-Dlogging.level.root=WARN",
+						LockHolderProcess.class.getName(), this.server.getConnectString()));
+		command.addAll(List.of(arguments));
+		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
+			.redirectInput(ProcessBuilder.Redirect.PIPE)
+			.start();
+		this.processes.add(process);
+		return process;
+	}
+
+	private static BufferedReader outputOf(Process process) {
+		return new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+	}
+
+	private static long heldToken(BufferedReader output) throws IOException {
+		return Long.parseLong(awaitLine(output, "HELD ").substring(5));
+	}
+
+	private static String awaitLine(BufferedReader output, String prefix) throws IOException {
+		String line;
+		while ((line = output.readLine()) != null) {
+			if (line.startsWith(prefix)) {
+				return line;
+			}
+		}
+		throw new IllegalStateException("The other process ended before printing '" + prefix + "'");
+	}
+
+}

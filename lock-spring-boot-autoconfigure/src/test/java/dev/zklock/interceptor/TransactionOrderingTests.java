@@ -1,0 +1,157 @@
+package dev.zklock.interceptor;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import javax.sql.DataSource;
+
+import dev.zklock.DistributedLock;
+import dev.zklock.LockHandle;
+import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.annotation.EnableTransactionManagement;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A method that is both {@code @DistributedLock} and {@code @Transactional} acquires the
+ * lock, begins, commits and only then releases the lock, whichever order the annotations
+ * are processed in.
+ */
+class TransactionOrderingTests {
+
+	private static TestingServer server;
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + server.getConnectString())
+		.withUserConfiguration(TransactionalConfiguration.class);
+
+	@BeforeAll
+	static void startServer() throws Exception {
+		server = ZooKeeperTestServer.start();
+	}
+
+	@AfterAll
+	static void stopServer() throws Exception {
+		server.close();
+	}
+
+	@Test
+	void lockIsAcquiredBeforeTheTransactionBeginsAndReleasedAfterItCommits() {
+		this.contextRunner.run((context) -> {
+			LedgerService ledger = context.getBean(LedgerService.class);
+			ledger.record("entry");
+			assertThat(ledger.events()).containsExactly("body: transaction active, lock held in ZooKeeper",
+					"commit: lock held in ZooKeeper");
+			assertThat(context.getBean(JdbcTemplate.class).queryForObject("select count(*) from ledger", Integer.class))
+				.isOne();
+			assertThat(ledger.lockNodes()).isEmpty();
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableTransactionManagement
+	static class TransactionalConfiguration {
+
+		@Bean
+		DataSource dataSource() {
+			return new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2)
+				.generateUniqueName(true)
+				.addScript("classpath:ledger.sql")
+				.build();
+		}
+
+		@Bean
+		PlatformTransactionManager transactionManager(DataSource dataSource) {
+			return new DataSourceTransactionManager(dataSource);
+		}
+
+		@Bean
+		JdbcTemplate jdbcTemplate(DataSource dataSource) {
+			return new JdbcTemplate(dataSource);
+		}
+
+		@Bean
+		LedgerService ledgerService(JdbcTemplate jdbcTemplate, CuratorFramework client,
+				ZooKeeperLockRegistry registry) {
+			return new LedgerService(jdbcTemplate, client, registry);
+		}
+
+	}
+
+	static class LedgerService {
+
+		private final List<String> events = new CopyOnWriteArrayList<>();
+
+		private final JdbcTemplate jdbcTemplate;
+
+		private final CuratorFramework client;
+
+		private final ZooKeeperLockRegistry registry;
+
+		LedgerService(JdbcTemplate jdbcTemplate, CuratorFramework client, ZooKeeperLockRegistry registry) {
+			this.jdbcTemplate = jdbcTemplate;
+			this.client = client;
+			this.registry = registry;
+		}
+
+		@Transactional
+		@DistributedLock(key = "'ledger'")
+		public void record(String entry) {
+			this.jdbcTemplate.update("insert into ledger(entry) values (?)", entry);
+			this.events.add("body: " + (TransactionSynchronizationManager.isActualTransactionActive()
+					? "transaction active" : "no transaction") + ", " + lockState());
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+				@Override
+				public void afterCommit() {
+					LedgerService.this.events.add("commit: " + lockState());
+				}
+
+			});
+		}
+
+		List<String> events() {
+			return this.events;
+		}
+
+		List<String> lockNodes() throws Exception {
+			return (this.client.checkExists().forPath(this.registry.pathOf("ledger")) != null)
+					? this.client.getChildren().forPath(this.registry.pathOf("ledger")) : List.of();
+		}
+
+		private String lockState() {
+			try {
+				boolean held = LockHandle.current().isValid() && lockNodes().size() == 1;
+				return held ? "lock held in ZooKeeper" : "lock not held";
+			}
+			catch (Exception ex) {
+				return "lock not held (" + ex.getMessage() + ")";
+			}
+		}
+
+	}
+
+}
