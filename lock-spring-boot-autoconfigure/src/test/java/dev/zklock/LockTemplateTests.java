@@ -6,11 +6,9 @@ import java.time.Duration;
 
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -19,30 +17,17 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 class LockTemplateTests {
 
-	private static TestingServer server;
-
-	private static CuratorFramework client;
-
-	private static CuratorFramework otherClient;
+	@RegisterExtension
+	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
 	private static LockTemplate template;
 
 	private static LockTemplate otherProcess;
 
 	@BeforeAll
-	static void startServer() throws Exception {
-		server = ZooKeeperTestServer.start();
-		client = ZooKeeperTestServer.client(server);
-		otherClient = ZooKeeperTestServer.client(server);
-		template = new LockTemplate(new ZooKeeperLockRegistry(client, "/locks"), Duration.ofSeconds(5));
-		otherProcess = new LockTemplate(new ZooKeeperLockRegistry(otherClient, "/locks"), Duration.ZERO);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		client.close();
-		otherClient.close();
-		server.close();
+	static void connect() throws Exception {
+		template = new LockTemplate(new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks"), Duration.ofSeconds(5));
+		otherProcess = new LockTemplate(new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks"), Duration.ZERO);
 	}
 
 	@Test

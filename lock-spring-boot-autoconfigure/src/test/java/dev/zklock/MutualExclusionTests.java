@@ -11,10 +11,8 @@ import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -35,24 +33,15 @@ class MutualExclusionTests {
 
 	private static final int INCREMENTS_PER_THREAD = 12;
 
-	private static TestingServer server;
+	@RegisterExtension
+	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(
 				AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
-		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + server.getConnectString(),
+		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString(),
 				"distributed-lock.wait-time=60s")
 		.withUserConfiguration(CounterConfiguration.class);
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = ZooKeeperTestServer.start();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
 
 	@Test
 	void annotatedIncrementsLoseNoUpdate() throws Exception {

@@ -17,11 +17,10 @@ import java.util.concurrent.TimeUnit;
 
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,26 +31,22 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class SeparateProcessLockTests {
 
-	private TestingServer server;
-
-	private CuratorFramework client;
+	@RegisterExtension
+	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
 	private LockTemplate template;
 
 	private final List<Process> processes = new ArrayList<>();
 
 	@BeforeEach
-	void startServer() throws Exception {
-		this.server = ZooKeeperTestServer.start();
-		this.client = ZooKeeperTestServer.client(this.server);
-		this.template = new LockTemplate(new ZooKeeperLockRegistry(this.client, "/locks"), Duration.ofSeconds(60));
+	void connect() throws Exception {
+		this.template = new LockTemplate(new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks"),
+				Duration.ofSeconds(60));
 	}
 
 	@AfterEach
-	void stopServer() throws Exception {
+	void killProcesses() {
 		this.processes.forEach(Process::destroyForcibly);
-		this.client.close();
-		this.server.close();
 	}
 
 	@Test
@@ -115,7 +110,7 @@ class SeparateProcessLockTests {
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
 						System.getProperty("java.class.path"), "-Dlogging.level.root=WARN",
-						LockHolderProcess.class.getName(), this.server.getConnectString()));
+						LockHolderProcess.class.getName(), this.zookeeper.connectString()));
 		command.addAll(List.of(arguments));
 		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
 			.redirectInput(ProcessBuilder.Redirect.PIPE)

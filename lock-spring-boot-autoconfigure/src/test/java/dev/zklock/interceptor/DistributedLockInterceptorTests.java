@@ -13,12 +13,10 @@ import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.AcquiredLock;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
@@ -32,29 +30,20 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 class DistributedLockInterceptorTests {
 
-	private static TestingServer server;
-
-	private static CuratorFramework otherClient;
+	@RegisterExtension
+	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
 	private static ZooKeeperLockRegistry otherProcess;
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
 				ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
-		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + server.getConnectString())
+		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString())
 		.withUserConfiguration(LockedServicesConfiguration.class);
 
 	@BeforeAll
-	static void startServer() throws Exception {
-		server = ZooKeeperTestServer.start();
-		otherClient = ZooKeeperTestServer.client(server);
-		otherProcess = new ZooKeeperLockRegistry(otherClient, "/locks");
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		otherClient.close();
-		server.close();
+	static void connectOtherProcess() throws Exception {
+		otherProcess = new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks");
 	}
 
 	@Test

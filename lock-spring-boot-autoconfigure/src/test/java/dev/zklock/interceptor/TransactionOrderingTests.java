@@ -12,10 +12,8 @@ import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -40,23 +38,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TransactionOrderingTests {
 
-	private static TestingServer server;
+	@RegisterExtension
+	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(
 				AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
-		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + server.getConnectString())
+		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString())
 		.withUserConfiguration(TransactionalConfiguration.class);
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = ZooKeeperTestServer.start();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
 
 	@Test
 	void lockIsAcquiredBeforeTheTransactionBeginsAndReleasedAfterItCommits() {

@@ -1,5 +1,7 @@
 package dev.zklock.testsupport;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -7,38 +9,100 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Starts real ZooKeeper servers on 127.0.0.1 for tests: a short tick so that sessions can
- * expire within seconds, and a fast container reaper so that empty lock parents vanish
- * quickly.
+ * A real ZooKeeper server on 127.0.0.1 for a test class (registered in a static field) or
+ * for each test (registered in an instance field), with a short tick so that sessions
+ * expire within seconds and a fast container reaper so that empty lock parents vanish
+ * quickly. Clients made by {@link #newClient()} are closed with the server.
  */
-public final class ZooKeeperTestServer {
+public final class ZooKeeperTestServer
+		implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
-	/** Session timeout for test clients: the server's minimum with its tick time. */
+	/** Session timeout of test clients: four ticks of the test server. */
 	public static final int SESSION_TIMEOUT_MILLIS = 2_000;
 
 	private static final int TICK_TIME_MILLIS = 500;
 
-	private ZooKeeperTestServer() {
+	private final List<CuratorFramework> clients = new ArrayList<>();
+
+	private TestingServer server;
+
+	private boolean perTest;
+
+	@Override
+	public void beforeAll(ExtensionContext context) throws Exception {
+		start();
 	}
 
-	public static TestingServer start() throws Exception {
+	@Override
+	public void beforeEach(ExtensionContext context) throws Exception {
+		if (this.server == null) {
+			this.perTest = true;
+			start();
+		}
+	}
+
+	@Override
+	public void afterEach(ExtensionContext context) throws Exception {
+		if (this.perTest) {
+			close();
+		}
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) throws Exception {
+		close();
+	}
+
+	private void start() throws Exception {
 		System.setProperty("znode.container.checkIntervalMs", "200");
 		InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, TICK_TIME_MILLIS, -1, Map.of(), "127.0.0.1");
-		return new TestingServer(spec, true);
+		this.server = new TestingServer(spec, true);
 	}
 
-	public static CuratorFramework client(TestingServer server) throws InterruptedException {
+	private void close() throws Exception {
+		this.clients.forEach(CuratorFramework::close);
+		this.clients.clear();
+		if (this.server != null) {
+			this.server.close();
+			this.server = null;
+		}
+	}
+
+	public String connectString() {
+		return this.server.getConnectString();
+	}
+
+	/**
+	 * A started and connected client with its own session.
+	 * @return the client
+	 * @throws InterruptedException if interrupted while connecting
+	 */
+	public CuratorFramework newClient() throws InterruptedException {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(server.getConnectString())
+			.connectString(connectString())
 			.sessionTimeoutMs(SESSION_TIMEOUT_MILLIS)
 			.connectionTimeoutMs(5_000)
 			.retryPolicy(new RetryOneTime(100))
 			.build();
+		this.clients.add(client);
 		client.start();
 		client.blockUntilConnected();
 		return client;
+	}
+
+	public void stop() throws Exception {
+		this.server.stop();
+	}
+
+	public void restart() throws Exception {
+		this.server.restart();
 	}
 
 }

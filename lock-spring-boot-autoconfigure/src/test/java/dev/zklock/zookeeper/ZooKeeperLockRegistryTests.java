@@ -10,10 +10,9 @@ import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -22,7 +21,8 @@ import static org.awaitility.Awaitility.await;
 
 class ZooKeeperLockRegistryTests {
 
-	private TestingServer server;
+	@RegisterExtension
+	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
 	private CuratorFramework client;
 
@@ -33,19 +33,11 @@ class ZooKeeperLockRegistryTests {
 	private ZooKeeperLockRegistry otherRegistry;
 
 	@BeforeEach
-	void startServer() throws Exception {
-		this.server = ZooKeeperTestServer.start();
-		this.client = ZooKeeperTestServer.client(this.server);
-		this.otherClient = ZooKeeperTestServer.client(this.server);
+	void connect() throws Exception {
+		this.client = this.zookeeper.newClient();
+		this.otherClient = this.zookeeper.newClient();
 		this.registry = new ZooKeeperLockRegistry(this.client, "/locks");
 		this.otherRegistry = new ZooKeeperLockRegistry(this.otherClient, "/locks");
-	}
-
-	@AfterEach
-	void stopServer() throws Exception {
-		this.client.close();
-		this.otherClient.close();
-		this.server.close();
 	}
 
 	@Test
@@ -179,14 +171,14 @@ class ZooKeeperLockRegistryTests {
 	void handleTurnsInvalidWhenTheConnectionIsSuspended() throws Exception {
 		AcquiredLock held = this.registry.acquire("suspended", Duration.ofSeconds(5));
 		assertThat(held.isValid()).isTrue();
-		this.server.stop();
+		this.zookeeper.stop();
 		await().atMost(Duration.ofSeconds(10)).until(() -> !held.isValid());
 		held.release();
 	}
 
 	@Test
 	void acquisitionFailsWithinTheWaitTimeWhenZooKeeperIsDown() throws Exception {
-		this.server.stop();
+		this.zookeeper.stop();
 		await().atMost(Duration.ofSeconds(10)).until(() -> !this.client.getZookeeperClient().isConnected());
 		long start = System.nanoTime();
 		assertThatExceptionOfType(LockAcquisitionException.class)
@@ -199,9 +191,9 @@ class ZooKeeperLockRegistryTests {
 
 	@Test
 	void lockingResumesWhenZooKeeperReturns() throws Exception {
-		this.server.stop();
+		this.zookeeper.stop();
 		await().atMost(Duration.ofSeconds(10)).until(() -> !this.client.getZookeeperClient().isConnected());
-		this.server.restart();
+		this.zookeeper.restart();
 		AcquiredLock lock = this.registry.acquire("back", Duration.ofSeconds(10));
 		assertThat(lock.isValid()).isTrue();
 		lock.release();
