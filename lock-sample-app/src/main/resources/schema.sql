@@ -1,5 +1,5 @@
 CREATE TABLE IF NOT EXISTS order_sequence (
-	day DATE PRIMARY KEY,
+	order_day DATE PRIMARY KEY,
 	last_value BIGINT NOT NULL,
 	fencing_token BIGINT NOT NULL
 );

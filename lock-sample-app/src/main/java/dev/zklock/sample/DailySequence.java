@@ -38,18 +38,18 @@ public class DailySequence {
 	 */
 	@Transactional(propagation = Propagation.MANDATORY)
 	public long reserve(LocalDate day, int count, long fencingToken) {
-		Optional<Long> last = this.jdbc.sql("SELECT last_value FROM order_sequence WHERE day = ?")
+		Optional<Long> last = this.jdbc.sql("SELECT last_value FROM order_sequence WHERE order_day = ?")
 			.param(day)
 			.query(Long.class)
 			.optional();
 		if (last.isEmpty()) {
-			this.jdbc.sql("INSERT INTO order_sequence (day, last_value, fencing_token) VALUES (?, ?, ?)")
+			this.jdbc.sql("INSERT INTO order_sequence (order_day, last_value, fencing_token) VALUES (?, ?, ?)")
 				.params(day, count, fencingToken)
 				.update();
 			return 1;
 		}
-		int updated = this.jdbc
-			.sql("UPDATE order_sequence SET last_value = ?, fencing_token = ? WHERE day = ? AND fencing_token <= ?")
+		int updated = this.jdbc.sql(
+				"UPDATE order_sequence SET last_value = ?, fencing_token = ? WHERE order_day = ? AND fencing_token <= ?")
 			.params(last.get() + count, fencingToken, day, fencingToken)
 			.update();
 		if (updated == 0) {

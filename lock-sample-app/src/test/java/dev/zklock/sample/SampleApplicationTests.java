@@ -1,10 +1,12 @@
 package dev.zklock.sample;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
 import dev.zklock.autoconfigure.zookeeper.EmbeddedZooKeeperServer;
+import dev.zklock.interceptor.DistributedLockInterceptor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -12,9 +14,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.aop.framework.Advised;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ResponseEntity;
+import org.springframework.transaction.interceptor.TransactionInterceptor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,8 +55,20 @@ class SampleApplicationTests {
 	}
 
 	@Test
+	void lockIsTakenBeforeTheTransactionBegins() {
+		Advised orderNumberService = (Advised) instance.context().getBean(OrderNumberService.class);
+		assertThat(Arrays.stream(orderNumberService.getAdvisors())
+			.<Class<?>>map((advisor) -> advisor.getAdvice().getClass()))
+			.containsSubsequence(DistributedLockInterceptor.class, TransactionInterceptor.class);
+	}
+
+	@Test
 	void healthIsUp() {
-		Map<?, ?> health = instance.client().get().uri("/actuator/health").retrieve().requiredBody(Map.class);
+		Map<String, Object> health = instance.client()
+			.get()
+			.uri("/actuator/health")
+			.retrieve()
+			.requiredBody(SampleInstance.JSON_OBJECT);
 		assertThat(health).containsEntry("status", "UP");
 	}
 
@@ -97,13 +113,13 @@ class SampleApplicationTests {
 	@ValueSource(strings = { "{\"count\": 0}", "{\"count\": -5}", "{\"count\": 1001}", "{}", "{\"count\": null}",
 			"{\"count\": \"many\"}", "not json" })
 	void batchWithBadCountIsBadRequest(String body) {
-		ResponseEntity<Map> response = instance.post("/orders/batch", body);
+		ResponseEntity<Map<String, Object>> response = instance.post("/orders/batch", body);
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 	}
 
 	@Test
 	void batchWithCountOutOfRangeExplainsTheLimit() {
-		ResponseEntity<Map> response = instance.post("/orders/batch", "{\"count\": 1001}");
+		ResponseEntity<Map<String, Object>> response = instance.post("/orders/batch", "{\"count\": 1001}");
 		assertThat(response.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
 		assertThat(response.getBody()).containsEntry("detail", "'count' must be a number from 1 to 1000, but was 1001");
 	}

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -17,6 +18,9 @@ import org.springframework.web.client.RestClient;
  * it.
  */
 final class SampleInstance implements AutoCloseable {
+
+	static final ParameterizedTypeReference<Map<String, Object>> JSON_OBJECT = new ParameterizedTypeReference<>() {
+	};
 
 	private final ConfigurableApplicationContext context;
 
@@ -78,9 +82,9 @@ final class SampleInstance implements AutoCloseable {
 	 * @param body the JSON body
 	 * @return the response with its body as a map
 	 */
-	ResponseEntity<Map> post(String path, String body) {
+	ResponseEntity<Map<String, Object>> post(String path, String body) {
 		return postJson(path, body).retrieve().onStatus(HttpStatusCode::isError, (request, response) -> {
-		}).toEntity(Map.class);
+		}).toEntity(JSON_OBJECT);
 	}
 
 	private RestClient.RequestBodySpec postJson(String path, Object body) {

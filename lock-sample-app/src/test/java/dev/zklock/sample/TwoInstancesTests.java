@@ -134,7 +134,7 @@ class TwoInstancesTests {
 		this.second.placeOrder();
 		long newestToken = this.first.context()
 			.getBean(JdbcClient.class)
-			.sql("SELECT fencing_token FROM order_sequence WHERE day = ?")
+			.sql("SELECT fencing_token FROM order_sequence WHERE order_day = ?")
 			.param(DAY)
 			.query(Long.class)
 			.single();
