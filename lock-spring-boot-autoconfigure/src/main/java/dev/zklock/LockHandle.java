@@ -20,8 +20,9 @@ public interface LockHandle {
 
 	/**
 	 * A number that is greater than every fencing token given before for the same key,
-	 * across threads, processes and restarts of the lock's ZooKeeper node. Reentrant
-	 * acquisitions by the holder share the token of the outermost acquisition.
+	 * across threads, processes and restarts of the lock's ZooKeeper node, for as long as
+	 * the ZooKeeper ensemble keeps its data (the token is a ZooKeeper transaction id).
+	 * Reentrant acquisitions by the holder share the token of the outermost acquisition.
 	 * @return the fencing token of this hold
 	 */
 	long fencingToken();

@@ -20,15 +20,18 @@ public final class AcquiredLock implements LockHandle {
 
 	private final long connectionEpoch;
 
+	private final boolean outermost;
+
 	private final AtomicBoolean released = new AtomicBoolean();
 
 	AcquiredLock(ZooKeeperLockRegistry registry, ZooKeeperLockRegistry.LockEntry entry, String key, long fencingToken,
-			long connectionEpoch) {
+			long connectionEpoch, boolean outermost) {
 		this.registry = registry;
 		this.entry = entry;
 		this.key = key;
 		this.fencingToken = fencingToken;
 		this.connectionEpoch = connectionEpoch;
+		this.outermost = outermost;
 	}
 
 	@Override
@@ -49,12 +52,14 @@ public final class AcquiredLock implements LockHandle {
 	/**
 	 * Releases this acquisition; the ZooKeeper lock is released when the outermost
 	 * acquisition of the thread is. Must be called by the thread that acquired the lock.
-	 * Later calls do nothing. Never throws: a release that ZooKeeper cannot confirm is
-	 * logged, and Curator keeps deleting the lock node in the background.
+	 * Later calls do nothing. Never throws, and never waits long: a release that
+	 * ZooKeeper does not confirm within a second is logged and left to Curator, which
+	 * keeps deleting the lock node in the background (ZooKeeper deletes it anyway when
+	 * the session ends).
 	 */
 	public void release() {
 		if (this.released.compareAndSet(false, true)) {
-			this.registry.release(this.entry, this.key);
+			this.registry.release(this.entry, this.key, this.outermost);
 		}
 	}
 

@@ -34,9 +34,21 @@ import org.springframework.util.Assert;
  * suspended or lost, every hold taken before is reported invalid, since ZooKeeper may end
  * the session and hand the lock to another process.
  */
-public class ZooKeeperLockRegistry {
+public class ZooKeeperLockRegistry implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(ZooKeeperLockRegistry.class);
+
+	/**
+	 * How long past its deadline an acquisition may take to finish its last ZooKeeper
+	 * round trip (Curator deletes a waiter's node after the wait) before it is cut short.
+	 */
+	static final Duration ACQUISITION_GRACE = Duration.ofMillis(250);
+
+	/**
+	 * How long a release waits for ZooKeeper to confirm the deletion of the lock node
+	 * before leaving it to Curator's background deletion.
+	 */
+	static final Duration RELEASE_TIMEOUT = Duration.ofSeconds(1);
 
 	private final CuratorFramework client;
 
@@ -47,6 +59,8 @@ public class ZooKeeperLockRegistry {
 	private final ConcurrentMap<String, LockEntry> entries = new ConcurrentHashMap<>();
 
 	private final AtomicLong connectionEpoch = new AtomicLong();
+
+	private final OverdueInterrupter overdueInterrupter = new OverdueInterrupter();
 
 	/**
 	 * Creates a registry of locks under the root path.
@@ -111,23 +125,15 @@ public class ZooKeeperLockRegistry {
 			if (entry.mutex.isOwnedByCurrentThread()) {
 				entry.mutex.acquire();
 				acquired = true;
-				return new AcquiredLock(this, entry, key, entry.fencingToken, entry.holdEpoch);
+				return new AcquiredLock(this, entry, key, entry.fencingToken, entry.holdEpoch, false);
 			}
 			awaitConnection(key, waitTime, deadline);
-			acquired = entry.mutex.acquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			acquired = acquireBefore(deadline, entry, key, waitTime);
 			if (!acquired) {
 				throw new LockTimeoutException(key, waitTime);
 			}
-			try {
-				entry.fencingToken = fencingTokenOfCreatedNode();
-			}
-			catch (Exception ex) {
-				acquired = false;
-				releaseQuietly(entry, key);
-				throw ex;
-			}
 			entry.holdEpoch = epoch;
-			return new AcquiredLock(this, entry, key, entry.fencingToken, epoch);
+			return new AcquiredLock(this, entry, key, entry.fencingToken, epoch, true);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -154,12 +160,36 @@ public class ZooKeeperLockRegistry {
 		long remaining = deadline - System.nanoTime();
 		if (remaining <= 0 || !this.client
 			.blockUntilConnected((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)), TimeUnit.MILLISECONDS)) {
-			throw new LockAcquisitionException(key,
-					"Could not acquire lock '" + key + "': no connection to ZooKeeper ("
-							+ this.client.getZookeeperClient().getCurrentConnectionString() + ") within "
-							+ waitTime.toMillis() + "ms",
-					null);
+			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': no connection to ZooKeeper ("
+					+ connectString() + ") within " + waitTime.toMillis() + "ms", null);
 		}
+	}
+
+	/**
+	 * Acquires the mutex and reads the fencing token, interrupting the work if ZooKeeper
+	 * keeps it from ending by the deadline (plus a grace for the last round trip).
+	 */
+	private boolean acquireBefore(long deadline, LockEntry entry, String key, Duration waitTime) throws Exception {
+		OverdueInterrupter.Watch watch = this.overdueInterrupter.watch(deadline + ACQUISITION_GRACE.toNanos());
+		boolean acquired = false;
+		try {
+			acquired = entry.mutex.acquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			if (acquired) {
+				entry.fencingToken = fencingTokenOfCreatedNode();
+			}
+		}
+		catch (Exception ex) {
+			if (acquired) {
+				releaseQuietly(entry, key);
+			}
+			if (watch.end()) {
+				throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within "
+						+ waitTime.toMillis() + "ms: ZooKeeper (" + connectString() + ") did not answer in time", ex);
+			}
+			throw ex;
+		}
+		watch.end();
+		return acquired;
 	}
 
 	private long fencingTokenOfCreatedNode() throws Exception {
@@ -173,9 +203,17 @@ public class ZooKeeperLockRegistry {
 		return stat.getCzxid();
 	}
 
-	void release(LockEntry entry, String key) {
+	void release(LockEntry entry, String key, boolean outermost) {
 		try {
-			releaseQuietly(entry, key);
+			if (outermost) {
+				OverdueInterrupter.Watch watch = this.overdueInterrupter
+					.watch(System.nanoTime() + RELEASE_TIMEOUT.toNanos());
+				releaseQuietly(entry, key);
+				watch.end();
+			}
+			else {
+				releaseQuietly(entry, key);
+			}
 		}
 		finally {
 			dispose(entry);
@@ -187,11 +225,22 @@ public class ZooKeeperLockRegistry {
 			entry.mutex.release();
 		}
 		catch (Exception ex) {
-			logger.warn(
-					"Could not confirm the release of lock '" + key + "' with ZooKeeper; Curator keeps "
-							+ "deleting its node in the background, and ZooKeeper deletes it when the session ends",
-					ex);
+			logger.warn("Could not confirm the release of lock '" + key + "' with ZooKeeper (" + connectString()
+					+ "); Curator keeps deleting its node in the background, and ZooKeeper deletes it when the "
+					+ "session ends", ex);
 		}
+	}
+
+	private String connectString() {
+		return this.client.getZookeeperClient().getCurrentConnectionString();
+	}
+
+	/**
+	 * Stops the background thread that enforces deadlines.
+	 */
+	@Override
+	public void close() {
+		this.overdueInterrupter.close();
 	}
 
 	long connectionEpoch() {

@@ -62,7 +62,8 @@ public final class ZooKeeperTestServer
 
 	private void start() throws Exception {
 		System.setProperty("znode.container.checkIntervalMs", "200");
-		InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, TICK_TIME_MILLIS, -1, Map.of(), "127.0.0.1");
+		InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, TICK_TIME_MILLIS, -1,
+				Map.of("clientPortAddress", "127.0.0.1"), "127.0.0.1");
 		this.server = new TestingServer(spec, true);
 	}
 

@@ -1,8 +1,12 @@
 package dev.zklock.autoconfigure.zookeeper;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Properties;
 
 import org.apache.commons.logging.Log;
@@ -11,6 +15,7 @@ import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.ClassUtils;
 import org.springframework.util.FileSystemUtils;
 
 /**
@@ -21,33 +26,39 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(EmbeddedZooKeeperServer.class);
 
-	private static final long START_TIMEOUT_MILLIS = 30_000;
+	private static final long START_TIMEOUT_MILLIS = 10_000;
+
+	private static final Map<String, String> REQUIRED_CLASSES = Map.of("com.codahale.metrics.Counter",
+			"io.dropwizard.metrics:metrics-core", "org.xerial.snappy.SnappyInputStream",
+			"org.xerial.snappy:snappy-java");
+
+	private final Path workDirectory;
 
 	private final ZooKeeperServerEmbedded server;
-
-	private final @Nullable Path temporaryDirectory;
 
 	private final String connectString;
 
 	/**
 	 * Starts a server.
 	 * @param port the client port on 127.0.0.1, or 0 for a free port
-	 * @param dataDirectory the directory of the server's data, or {@code null} for a
-	 * temporary directory that is deleted on {@link #close()}
+	 * @param dataDirectory the directory of the server's data, kept across restarts, or
+	 * {@code null} for a temporary directory that is deleted on {@link #close()}
 	 * @throws Exception if the server could not start
 	 */
 	public EmbeddedZooKeeperServer(int port, @Nullable Path dataDirectory) throws Exception {
-		this.temporaryDirectory = (dataDirectory != null) ? null : Files.createTempDirectory("zklock-zookeeper-");
-		Path baseDirectory = (dataDirectory != null) ? dataDirectory : this.temporaryDirectory;
-		Files.createDirectories(baseDirectory);
+		checkRequiredClasses();
+		checkPortIsFree(port);
+		this.workDirectory = Files.createTempDirectory("zklock-zookeeper-");
+		Path data = (dataDirectory != null) ? dataDirectory : this.workDirectory.resolve("data");
+		Files.createDirectories(data);
 		Properties configuration = new Properties();
 		configuration.setProperty("clientPort", Integer.toString(port));
 		configuration.setProperty("clientPortAddress", "127.0.0.1");
-		configuration.setProperty("dataDir", baseDirectory.resolve("data").toAbsolutePath().toString());
+		configuration.setProperty("dataDir", data.toAbsolutePath().toString());
 		configuration.setProperty("tickTime", "2000");
 		configuration.setProperty("admin.enableServer", "false");
 		this.server = ZooKeeperServerEmbedded.builder()
-			.baseDir(baseDirectory)
+			.baseDir(this.workDirectory)
 			.configuration(configuration)
 			.exitHandler(ExitHandler.LOG_ONLY)
 			.build();
@@ -60,9 +71,33 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 			throw new IllegalStateException("Could not start the embedded ZooKeeper server on 127.0.0.1:" + port
 					+ " (distributed-lock.zookeeper.embedded.port)", ex);
 		}
-		logger.warn("Started an embedded ZooKeeper server on " + this.connectString + " with data in " + baseDirectory
-				+ ". It is for development only: a single unreplicated server inside the "
-				+ "application. Set 'distributed-lock.zookeeper.connect-string' to a real ensemble in production.");
+		logger.warn("Started an embedded ZooKeeper server on " + this.connectString + " with data in " + data
+				+ ". It is for development only: a single unreplicated server inside the application. Set "
+				+ "'distributed-lock.zookeeper.connect-string' to a real ensemble in production.");
+	}
+
+	private static void checkRequiredClasses() {
+		REQUIRED_CLASSES.forEach((className, artifact) -> {
+			if (!ClassUtils.isPresent(className, null)) {
+				throw new IllegalStateException(
+						"The embedded ZooKeeper server " + "(distributed-lock.zookeeper.embedded.enabled=true) needs "
+								+ artifact + " on the class path: add it as a runtime dependency");
+			}
+		});
+	}
+
+	private static void checkPortIsFree(int port) throws IOException {
+		if (port == 0) {
+			return;
+		}
+		try (ServerSocket socket = new ServerSocket()) {
+			socket.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port));
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("The embedded ZooKeeper server cannot listen on 127.0.0.1:" + port
+					+ ", which is in use; set distributed-lock.zookeeper.embedded.port to a free port, or 0 for any",
+					ex);
+		}
 	}
 
 	/**
@@ -74,18 +109,17 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 	}
 
 	/**
-	 * Stops the server and deletes its temporary data directory, if it has one.
+	 * Stops the server and deletes its temporary files, and its data unless a data
+	 * directory was given.
 	 */
 	@Override
 	public void close() {
 		this.server.close();
-		if (this.temporaryDirectory != null) {
-			try {
-				FileSystemUtils.deleteRecursively(this.temporaryDirectory);
-			}
-			catch (IOException ex) {
-				logger.debug("Could not delete " + this.temporaryDirectory, ex);
-			}
+		try {
+			FileSystemUtils.deleteRecursively(this.workDirectory);
+		}
+		catch (IOException ex) {
+			logger.debug("Could not delete " + this.workDirectory, ex);
 		}
 	}
 

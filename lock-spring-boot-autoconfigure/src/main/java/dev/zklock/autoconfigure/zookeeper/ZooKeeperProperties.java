@@ -144,8 +144,8 @@ public class ZooKeeperProperties {
 		private int port = 2181;
 
 		/**
-		 * Directory of the embedded server's data; a temporary directory, deleted on
-		 * shutdown, when not set.
+		 * Directory of the embedded server's data, kept across restarts; a temporary
+		 * directory, deleted on shutdown, when not set.
 		 */
 		private @Nullable Path dataDirectory;
 

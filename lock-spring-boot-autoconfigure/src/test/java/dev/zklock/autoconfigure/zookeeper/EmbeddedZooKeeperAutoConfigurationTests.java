@@ -1,5 +1,7 @@
 package dev.zklock.autoconfigure.zookeeper;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,6 +25,48 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(EmbeddedZooKeeperAutoConfiguration.class,
 				ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class));
+
+	@Test
+	void portInUseFailsStartUpNamingTheProperty() throws Exception {
+		try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			long start = System.nanoTime();
+			this.contextRunner
+				.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
+						"distributed-lock.zookeeper.embedded.port=" + taken.getLocalPort())
+				.run((context) -> {
+					assertThat(context).hasFailed();
+					assertThat(context.getStartupFailure())
+						.hasMessageContaining("distributed-lock.zookeeper.embedded.port")
+						.hasMessageContaining(Integer.toString(taken.getLocalPort()));
+				});
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+		}
+	}
+
+	@Test
+	void fencingTokensKeepGrowingAcrossRestartsOnADataDirectory(@TempDir Path data) {
+		ApplicationContextRunner embedded = this.contextRunner.withPropertyValues(
+				"distributed-lock.zookeeper.embedded.enabled=true", "distributed-lock.zookeeper.embedded.port=0",
+				"distributed-lock.zookeeper.embedded.data-directory=" + data);
+		long[] tokens = new long[2];
+		for (int run = 0; run < 2; run++) {
+			int index = run;
+			embedded.run((context) -> tokens[index] = context.getBean(LockTemplate.class)
+				.execute("restarted", Duration.ofSeconds(10), (lock) -> lock.fencingToken()));
+		}
+		assertThat(tokens[1]).isGreaterThan(tokens[0]);
+	}
+
+	@Test
+	void missingServerDependencyFailsStartUpNamingTheArtifact() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.xerial.snappy"))
+			.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
+					"distributed-lock.zookeeper.embedded.port=0")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).hasMessageContaining("org.xerial.snappy:snappy-java");
+			});
+	}
 
 	@Test
 	void isOffByDefault() {
@@ -48,7 +93,7 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 				assertThat(token).isPositive();
 				assertThat(client.getChildren().forPath("/locks")).contains("embedded");
 			});
-		assertThat(data.resolve("data")).isDirectory();
+		assertThat(data.resolve("version-2")).isDirectory();
 		ZooKeeper probe = new ZooKeeper(connectString[0], 1_000, (event) -> {
 		});
 		try {

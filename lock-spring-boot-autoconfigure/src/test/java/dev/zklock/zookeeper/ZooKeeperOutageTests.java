@@ -1,0 +1,108 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.zklock.LockAcquisitionException;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * ZooKeeper going away in the middle of an acquisition or before a release, with a client
+ * configured like the starter's default one: Curator alone would keep retrying for close
+ * to a minute.
+ */
+class ZooKeeperOutageTests {
+
+	@RegisterExtension
+	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
+
+	private CuratorFramework patientClient;
+
+	@AfterEach
+	void closeClient() {
+		if (this.patientClient != null) {
+			this.patientClient.close();
+		}
+	}
+
+	@Test
+	void acquisitionThatLosesZooKeeperWhileWaitingEndsAtItsDeadline() throws Exception {
+		ZooKeeperLockRegistry holder = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
+		ZooKeeperLockRegistry waiter = new ZooKeeperLockRegistry(patientClient(), "/locks");
+		holder.acquire("contended", Duration.ofSeconds(5));
+		CompletableFuture.runAsync(() -> {
+			sleep(500);
+			stopServer();
+		});
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> waiter.acquire("contended", Duration.ofSeconds(2)))
+			.withMessageContaining("'contended'")
+			.withMessageContaining("2000ms");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(3_000));
+		assertThat(Thread.currentThread().isInterrupted()).isFalse();
+		assertThat(waiter.keysInUse()).isZero();
+	}
+
+	@Test
+	void releaseWithoutZooKeeperReturnsAtOnceAndTheNodeIsDeletedWhenZooKeeperReturns() throws Exception {
+		CuratorFramework client = patientClient();
+		ZooKeeperLockRegistry holder = new ZooKeeperLockRegistry(client, "/locks");
+		AcquiredLock lock = holder.acquire("orphan", Duration.ofSeconds(5));
+		this.zookeeper.stop();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !client.getZookeeperClient().isConnected());
+		long start = System.nanoTime();
+		lock.release();
+		assertThat(Duration.ofNanos(System.nanoTime() - start))
+			.isLessThan(ZooKeeperLockRegistry.RELEASE_TIMEOUT.plusMillis(500));
+		assertThat(Thread.currentThread().isInterrupted()).isFalse();
+		this.zookeeper.restart();
+		ZooKeeperLockRegistry other = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
+		await().atMost(Duration.ofSeconds(20))
+			.ignoreExceptions()
+			.untilAsserted(() -> other.acquire("orphan", Duration.ZERO).release());
+		assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).isNotZero();
+	}
+
+	private CuratorFramework patientClient() throws InterruptedException {
+		this.patientClient = CuratorFrameworkFactory.builder()
+			.connectString(this.zookeeper.connectString())
+			.sessionTimeoutMs(60_000)
+			.connectionTimeoutMs(15_000)
+			.retryPolicy(new ExponentialBackoffRetry(50, 10, 500))
+			.build();
+		this.patientClient.start();
+		this.patientClient.blockUntilConnected(10, TimeUnit.SECONDS);
+		return this.patientClient;
+	}
+
+	private void stopServer() {
+		try {
+			this.zookeeper.stop();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
