@@ -1,6 +1,7 @@
 package dev.zklock.interceptor;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -61,6 +62,12 @@ final class LockSpecSource {
 		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
 		if (annotation == null) {
 			return null;
+		}
+		if (Modifier.isPrivate(method.getModifiers()) || Modifier.isFinal(method.getModifiers())
+				|| Modifier.isStatic(method.getModifiers())) {
+			throw new IllegalStateException("@DistributedLock on " + describe(method)
+					+ " cannot apply: a proxy cannot intercept a private, final or static method, so the method "
+					+ "would run without its lock");
 		}
 		Expression key = parseKey(annotation.key(), method);
 		return new LockSpec(method, key, variablesOf(key), parseWaitTime(annotation.waitTime(), method));

@@ -14,6 +14,7 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.common.PathUtils;
 import org.apache.zookeeper.data.Stat;
@@ -62,6 +63,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 
 	private final OverdueInterrupter overdueInterrupter = new OverdueInterrupter();
 
+	private final ConnectionStateListener connectionStateListener = (source, state) -> connectionStateChanged(state);
+
 	/**
 	 * Creates a registry of locks under the root path.
 	 * @param client the Curator client; started by its owner
@@ -72,7 +75,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		Assert.notNull(client, "'client' must not be null");
 		this.client = client;
 		this.rootPath = validateRootPath(rootPath);
-		client.getConnectionStateListenable().addListener((source, state) -> connectionStateChanged(state));
+		client.getConnectionStateListenable().addListener(this.connectionStateListener);
 	}
 
 	private static String validateRootPath(String rootPath) {
@@ -236,10 +239,12 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	}
 
 	/**
-	 * Stops the background thread that enforces deadlines.
+	 * Stops watching the client's connection and the background thread that enforces
+	 * deadlines. The client stays open: it belongs to its owner.
 	 */
 	@Override
 	public void close() {
+		this.client.getConnectionStateListenable().removeListener(this.connectionStateListener);
 		this.overdueInterrupter.close();
 	}
 

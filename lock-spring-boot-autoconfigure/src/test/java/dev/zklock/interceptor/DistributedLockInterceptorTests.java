@@ -156,6 +156,23 @@ class DistributedLockInterceptorTests {
 	}
 
 	@Test
+	void annotatedFinalMethodFailsStartUpRatherThanRunningUnlocked() {
+		this.contextRunner.withBean(FinalMethodService.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining("FinalMethodService.work()")
+				.hasMessageContaining("would run without its lock");
+		});
+	}
+
+	@Test
+	void annotatedPrivateMethodFailsStartUpRatherThanRunningUnlocked() {
+		this.contextRunner.withBean(PrivateMethodService.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining("PrivateMethodService.work()");
+		});
+	}
+
+	@Test
 	void annotationOnAnInterfaceMethodApplies() {
 		this.contextRunner.run((context) -> {
 			Greeter greeter = context.getBean(Greeter.class);
@@ -329,6 +346,27 @@ class DistributedLockInterceptorTests {
 		@Override
 		public String greet(String name) {
 			return "hello " + name + " under " + LockHandle.current().key();
+		}
+
+	}
+
+	static class FinalMethodService {
+
+		@DistributedLock(key = "'work'")
+		final void work() {
+		}
+
+	}
+
+	static class PrivateMethodService {
+
+		@DistributedLock(key = "'work'")
+		private void work() {
+		}
+
+		@DistributedLock(key = "'other'")
+		void other() {
+			work();
 		}
 
 	}
