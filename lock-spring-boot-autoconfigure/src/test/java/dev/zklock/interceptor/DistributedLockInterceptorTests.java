@@ -84,8 +84,12 @@ class DistributedLockInterceptorTests {
 				AcquiredLock held = otherProcess.acquire("order:9", Duration.ofSeconds(5));
 				try {
 					assertThat(waitTimeOf(() -> orders.payQuickly("9"))).isEqualTo(Duration.ZERO);
+					long start = System.nanoTime();
 					assertThat(waitTimeOf(() -> orders.payWithPlaceholderWait("9"))).isEqualTo(Duration.ofMillis(250));
+					assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(250),
+							Duration.ofSeconds(2));
 					assertThat(waitTimeOf(() -> orders.pay("9"))).isEqualTo(Duration.ofMillis(300));
+					assertThat(orders.invocationCount()).isZero();
 				}
 				finally {
 					held.release();
