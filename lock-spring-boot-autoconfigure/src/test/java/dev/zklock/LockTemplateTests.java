@@ -8,13 +8,18 @@ import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
+@ExtendWith(OutputCaptureExtension.class)
 class LockTemplateTests {
 
 	@RegisterExtension
@@ -69,6 +74,22 @@ class LockTemplateTests {
 		})).isSameAs(failure);
 		assertThat(otherProcess.<String>execute("failing", (lock) -> "released")).isEqualTo("released");
 		assertThatIllegalStateException().isThrownBy(LockHandle::current);
+	}
+
+	@Test
+	void interruptedHolderReleasesAtOnceAndKeepsItsInterrupt(CapturedOutput output) {
+		try {
+			template.execute("interrupted", (lock) -> {
+				Thread.currentThread().interrupt();
+				return null;
+			});
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		assertThat(otherProcess.<String>execute("interrupted", (lock) -> "released")).isEqualTo("released");
+		assertThat(output).doesNotContain("Could not confirm the release");
 	}
 
 	@Test

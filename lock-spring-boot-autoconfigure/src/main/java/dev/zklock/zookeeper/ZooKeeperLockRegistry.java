@@ -206,7 +206,12 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		return stat.getCzxid();
 	}
 
+	/**
+	 * Releases one acquisition. An interrupted thread releases like any other: its
+	 * interrupt is set aside while ZooKeeper deletes the node, and restored afterwards.
+	 */
 	void release(LockEntry entry, String key, boolean outermost) {
+		boolean interrupted = Thread.interrupted();
 		try {
 			if (outermost) {
 				OverdueInterrupter.Watch watch = this.overdueInterrupter
@@ -220,6 +225,9 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 		finally {
 			dispose(entry);
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 
