@@ -141,42 +141,6 @@ class DistributedLockInterceptorTests {
 	}
 
 	@Test
-	void unparsableKeyFailsStartUpNamingTheMethod() {
-		this.contextRunner.withUserConfiguration(BrokenKeyConfiguration.class).run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).hasMessageContaining("'order:' + ")
-				.hasMessageContaining("BrokenKeyService.work()")
-				.hasMessageContaining("does not parse");
-		});
-	}
-
-	@Test
-	void malformedWaitTimeFailsStartUpNamingTheMethod() {
-		this.contextRunner.withUserConfiguration(BrokenWaitConfiguration.class).run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).hasMessageContaining("waitTime 'soon'")
-				.hasMessageContaining("BrokenWaitService.work()");
-		});
-	}
-
-	@Test
-	void annotatedFinalMethodFailsStartUpRatherThanRunningUnlocked() {
-		this.contextRunner.withBean(FinalMethodService.class).run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).hasMessageContaining("FinalMethodService.work()")
-				.hasMessageContaining("would run without its lock");
-		});
-	}
-
-	@Test
-	void annotatedPrivateMethodFailsStartUpRatherThanRunningUnlocked() {
-		this.contextRunner.withBean(PrivateMethodService.class).run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).hasMessageContaining("PrivateMethodService.work()");
-		});
-	}
-
-	@Test
 	void annotationOnAnInterfaceMethodApplies() {
 		this.contextRunner.run((context) -> {
 			Greeter greeter = context.getBean(Greeter.class);
@@ -350,63 +314,6 @@ class DistributedLockInterceptorTests {
 		@Override
 		public String greet(String name) {
 			return "hello " + name + " under " + LockHandle.current().key();
-		}
-
-	}
-
-	static class FinalMethodService {
-
-		@DistributedLock(key = "'work'")
-		final void work() {
-		}
-
-	}
-
-	static class PrivateMethodService {
-
-		@DistributedLock(key = "'work'")
-		private void work() {
-		}
-
-		@DistributedLock(key = "'other'")
-		void other() {
-			work();
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class BrokenKeyConfiguration {
-
-		@Bean
-		BrokenKeyService brokenKeyService() {
-			return new BrokenKeyService();
-		}
-
-	}
-
-	static class BrokenKeyService {
-
-		@DistributedLock(key = "'order:' + ")
-		void work() {
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class BrokenWaitConfiguration {
-
-		@Bean
-		BrokenWaitService brokenWaitService() {
-			return new BrokenWaitService();
-		}
-
-	}
-
-	static class BrokenWaitService {
-
-		@DistributedLock(key = "'work'", waitTime = "soon")
-		void work() {
 		}
 
 	}
