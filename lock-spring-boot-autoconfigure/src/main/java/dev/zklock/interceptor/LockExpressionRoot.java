@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
  * The root object of a key expression: {@code #root.method}, {@code #root.methodName},
  * {@code #root.args} and {@code #root.target}.
  */
-public final class LockExpressionRoot {
+final class LockExpressionRoot {
 
 	private final Method method;
 
