@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -25,6 +26,10 @@ public final class EmbeddedZooKeeperAutoConfiguration {
 	@ConditionalOnMissingBean
 	EmbeddedZooKeeperServer embeddedZooKeeperServer(ZooKeeperProperties properties) throws Exception {
 		ZooKeeperProperties.Embedded embedded = properties.getEmbedded();
+		if (embedded.getPort() < 0 || embedded.getPort() > 65535) {
+			throw new InvalidConfigurationPropertyValueException("distributed-lock.zookeeper.embedded.port",
+					embedded.getPort(), "It must be a port from 0 to 65535, where 0 picks a free port.");
+		}
 		return new EmbeddedZooKeeperServer(embedded.getPort(), embedded.getDataDirectory());
 	}
 

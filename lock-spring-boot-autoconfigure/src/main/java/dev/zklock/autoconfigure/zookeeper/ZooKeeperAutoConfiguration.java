@@ -2,13 +2,17 @@ package dev.zklock.autoconfigure.zookeeper;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import java.time.Duration;
+
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.common.PathUtils;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.util.StringUtils;
 
@@ -23,6 +27,8 @@ import org.springframework.util.StringUtils;
 @EnableConfigurationProperties(ZooKeeperProperties.class)
 public final class ZooKeeperAutoConfiguration {
 
+	private static final String PREFIX = "distributed-lock.zookeeper.";
+
 	@Bean
 	@ConditionalOnMissingBean
 	ZooKeeperConnectionDetails zooKeeperConnectionDetails(ZooKeeperProperties properties) {
@@ -35,11 +41,11 @@ public final class ZooKeeperAutoConfiguration {
 			ObjectProvider<CuratorFrameworkBuilderCustomizer> customizers) {
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectionDetails.getConnectString())
-			.sessionTimeoutMs(Math.toIntExact(properties.getSessionTimeout().toMillis()))
-			.connectionTimeoutMs(Math.toIntExact(properties.getConnectionTimeout().toMillis()))
+			.sessionTimeoutMs(millis("session-timeout", properties.getSessionTimeout()))
+			.connectionTimeoutMs(millis("connection-timeout", properties.getConnectionTimeout()))
 			.retryPolicy(retryPolicy(properties.getRetry()));
 		if (StringUtils.hasText(properties.getNamespace())) {
-			builder.namespace(properties.getNamespace());
+			builder.namespace(namespace(properties.getNamespace()));
 		}
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		CuratorFramework client = builder.build();
@@ -48,8 +54,32 @@ public final class ZooKeeperAutoConfiguration {
 	}
 
 	private static ExponentialBackoffRetry retryPolicy(ZooKeeperProperties.Retry retry) {
-		return new ExponentialBackoffRetry(Math.toIntExact(retry.getBaseSleep().toMillis()), retry.getMaxRetries(),
-				Math.toIntExact(retry.getMaxSleep().toMillis()));
+		if (retry.getMaxRetries() < 0) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + "retry.max-retries", retry.getMaxRetries(),
+					"It must not be negative.");
+		}
+		return new ExponentialBackoffRetry(millis("retry.base-sleep", retry.getBaseSleep()), retry.getMaxRetries(),
+				millis("retry.max-sleep", retry.getMaxSleep()));
+	}
+
+	private static int millis(String property, Duration duration) {
+		if (duration.isNegative() || duration.isZero() || duration.toMillis() > Integer.MAX_VALUE) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + property, duration,
+					"It must be positive and at most " + Integer.MAX_VALUE + "ms.");
+		}
+		return (int) duration.toMillis();
+	}
+
+	private static String namespace(String namespace) {
+		try {
+			PathUtils.validatePath("/" + namespace);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + "namespace", namespace,
+					"It must be a ZooKeeper path without a leading slash, such as 'billing' or 'apps/billing': "
+							+ ex.getMessage());
+		}
+		return namespace;
 	}
 
 }

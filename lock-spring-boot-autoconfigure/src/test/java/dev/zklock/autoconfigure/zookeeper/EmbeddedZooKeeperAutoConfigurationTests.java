@@ -69,6 +69,15 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 	}
 
 	@Test
+	void portOutOfRangeFailsStartUpNamingTheProperty() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
+					"distributed-lock.zookeeper.embedded.port=70000")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("distributed-lock.zookeeper.embedded.port"));
+	}
+
+	@Test
 	void isOffByDefault() {
 		this.contextRunner.withPropertyValues("distributed-lock.zookeeper.connect-string=127.0.0.1:2181")
 			.run((context) -> assertThat(context).doesNotHaveBean(EmbeddedZooKeeperServer.class));

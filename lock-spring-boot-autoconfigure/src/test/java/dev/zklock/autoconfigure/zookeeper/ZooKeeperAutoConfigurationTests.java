@@ -9,6 +9,8 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -101,6 +103,21 @@ class ZooKeeperAutoConfigurationTests {
 			assertThat(analysis.getAction()).contains("'distributed-lock.zookeeper.connect-string'")
 				.contains("'distributed-lock.zookeeper.embedded.enabled=true'");
 		});
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '=',
+			value = { "connect-string=zk1:notaport", "connect-string=zk1:2181/bad//chroot", "session-timeout=-1s",
+					"connection-timeout=0s", "retry.base-sleep=-50ms", "retry.max-sleep=30d", "retry.max-retries=-1",
+					"namespace=/leading-slash" })
+	void badValuesFailStartUpNamingTheProperty(String property, String value) {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.zookeeper.connect-string=127.0.0.1:2181",
+					"distributed-lock.zookeeper." + property + "=" + value)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).hasMessageContaining("distributed-lock.zookeeper." + property);
+			});
 	}
 
 	@Test
