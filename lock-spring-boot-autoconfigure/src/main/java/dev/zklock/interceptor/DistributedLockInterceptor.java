@@ -14,7 +14,7 @@ import org.springframework.aop.support.AopUtils;
  * Runs {@link dev.zklock.DistributedLock} methods under their lock through a
  * {@link LockTemplate}. Exceptions of the method reach the caller unchanged.
  */
-final class DistributedLockInterceptor implements MethodInterceptor {
+public final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final LockSpecSource specs;
 
