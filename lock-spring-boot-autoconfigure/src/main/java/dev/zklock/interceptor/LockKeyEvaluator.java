@@ -41,8 +41,7 @@ final class LockKeyEvaluator {
 		}
 		for (String variable : spec.variables()) {
 			if (context.lookupVariable(variable) == null) {
-				throw new IllegalArgumentException(
-						spec.describe() + " reads '#" + variable + "', which is null" + parameterNamesHint(spec));
+				throw new IllegalArgumentException(spec.describe() + " reads '#" + variable + "', which is null");
 			}
 		}
 		Object value;
@@ -53,13 +52,6 @@ final class LockKeyEvaluator {
 			throw new IllegalArgumentException(spec.describe() + " failed: " + ex.getMessage(), ex);
 		}
 		return validate(spec, value);
-	}
-
-	private String parameterNamesHint(LockSpec spec) {
-		boolean namesMissing = spec.method().getParameterCount() > 0
-				&& this.parameterNameDiscoverer.getParameterNames(spec.method()) == null;
-		return namesMissing ? "; parameter names are not available, so compile with '-parameters' or refer to "
-				+ "parameters as #p0, #p1, ..." : "";
 	}
 
 	private String validate(LockSpec spec, @Nullable Object value) {

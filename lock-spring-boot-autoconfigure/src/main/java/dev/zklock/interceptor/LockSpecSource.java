@@ -15,7 +15,9 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodClassKey;
+import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ExpressionParser;
@@ -39,6 +41,8 @@ final class LockSpecSource {
 	private final Map<MethodClassKey, Optional<LockSpec>> specs = new ConcurrentHashMap<>(64);
 
 	private final @Nullable StringValueResolver embeddedValueResolver;
+
+	private final ParameterNameDiscoverer parameterNameDiscoverer = new DefaultParameterNameDiscoverer();
 
 	LockSpecSource(@Nullable StringValueResolver embeddedValueResolver) {
 		this.embeddedValueResolver = embeddedValueResolver;
@@ -70,7 +74,9 @@ final class LockSpecSource {
 					+ "would run without its lock");
 		}
 		Expression key = parseKey(annotation.key(), method);
-		return new LockSpec(method, key, variablesOf(key), parseWaitTime(annotation.waitTime(), method));
+		Set<String> variables = variablesOf(key);
+		checkVariablesAreParameters(variables, key, method);
+		return new LockSpec(method, key, variables, parseWaitTime(annotation.waitTime(), method));
 	}
 
 	private Expression parseKey(String key, Method method) {
@@ -101,6 +107,27 @@ final class LockSpecSource {
 		}
 		for (int i = 0; i < node.getChildCount(); i++) {
 			collectVariables(node.getChild(i), variables);
+		}
+	}
+
+	private void checkVariablesAreParameters(Set<String> variables, Expression key, Method method) {
+		String[] names = this.parameterNameDiscoverer.getParameterNames(method);
+		Set<String> parameters = new LinkedHashSet<>();
+		if (names != null) {
+			parameters.addAll(Arrays.asList(names));
+		}
+		for (int i = 0; i < method.getParameterCount(); i++) {
+			parameters.add("p" + i);
+			parameters.add("a" + i);
+		}
+		for (String variable : variables) {
+			if (!parameters.contains(variable)) {
+				throw new IllegalStateException("@DistributedLock key expression '" + key.getExpressionString()
+						+ "' on " + describe(method) + " refers to '#" + variable + "', which is not a parameter"
+						+ ((names != null) ? " (parameters: " + String.join(", ", names) + ")"
+								: "; parameter names are not available, so compile with '-parameters' or refer "
+										+ "to parameters as #p0, #p1, ..."));
+			}
 		}
 	}
 

@@ -32,6 +32,16 @@ class DistributedLockAnnotationValidationTests {
 	}
 
 	@Test
+	void keyNamingNoParameterFailsStartUpListingTheParameters() {
+		this.contextRunner.withBean(MisspelledParameterService.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining("'#ordreId', which is not a parameter")
+				.hasMessageContaining("MisspelledParameterService.work(String)")
+				.hasMessageContaining("(parameters: orderId)");
+		});
+	}
+
+	@Test
 	void malformedWaitTimeFailsStartUpNamingTheMethod() {
 		this.contextRunner.withBean(BrokenWaitService.class).run((context) -> {
 			assertThat(context).hasFailed();
@@ -55,6 +65,14 @@ class DistributedLockAnnotationValidationTests {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).hasMessageContaining("PrivateMethodService.work()");
 		});
+	}
+
+	static class MisspelledParameterService {
+
+		@DistributedLock(key = "'order:' + #ordreId")
+		void work(String orderId) {
+		}
+
 	}
 
 	static class FinalMethodService {
