@@ -1,8 +1,10 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -73,6 +75,27 @@ class ZooKeeperLockRegistryTests {
 		held.release();
 		AcquiredLock next = this.otherRegistry.acquire("order:1", Duration.ZERO);
 		next.release();
+	}
+
+	@Test
+	void waitersOfOtherSessionsAreServedInTheOrderTheyQueued() throws Exception {
+		AcquiredLock held = this.registry.acquire("queue", Duration.ofSeconds(5));
+		List<Integer> served = new CopyOnWriteArrayList<>();
+		List<CompletableFuture<Void>> waiters = new ArrayList<>();
+		for (int waiter = 1; waiter <= 3; waiter++) {
+			int number = waiter;
+			ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
+			waiters.add(CompletableFuture.runAsync(() -> {
+				AcquiredLock lock = registry.acquire("queue", Duration.ofSeconds(20));
+				served.add(number);
+				lock.release();
+			}));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> this.client.getChildren().forPath(this.registry.pathOf("queue")).size() == number + 1);
+		}
+		held.release();
+		CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+		assertThat(served).containsExactly(1, 2, 3);
 	}
 
 	@Test
