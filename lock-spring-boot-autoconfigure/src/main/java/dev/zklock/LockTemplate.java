@@ -61,6 +61,9 @@ public class LockTemplate {
 	 * reason
 	 * @throws UndeclaredThrowableException wrapping a checked exception of the callback;
 	 * unchecked exceptions and errors of the callback propagate unchanged
+	 * @throws LockLostException if the lock was lost while the callback ran and the
+	 * registry's {@link dev.zklock.zookeeper.LostLockPolicy} raises losses; when the
+	 * callback threw, the loss is added to its exception as a suppressed one instead
 	 */
 	public <T extends @Nullable Object> T execute(String key, LockCallback<T> callback) {
 		return execute(key, this.defaultWaitTime, callback);
@@ -79,25 +82,54 @@ public class LockTemplate {
 	 * reason
 	 * @throws UndeclaredThrowableException wrapping a checked exception of the callback;
 	 * unchecked exceptions and errors of the callback propagate unchanged
+	 * @throws LockLostException if the lock was lost while the callback ran and the
+	 * registry's {@link dev.zklock.zookeeper.LostLockPolicy} raises losses; when the
+	 * callback threw, the loss is added to its exception as a suppressed one instead
 	 */
 	public <T extends @Nullable Object> T execute(String key, Duration waitTime, LockCallback<T> callback) {
 		Assert.isTrue(key != null && !key.isBlank(), "Lock key must not be null or blank");
 		assertValidWaitTime(waitTime);
 		Assert.notNull(callback, "'callback' must not be null");
 		AcquiredLock lock = this.registry.acquire(key, waitTime);
+		T result;
 		HeldLocks.push(lock);
 		try {
-			return callback.doWithLock(lock);
+			result = callback.doWithLock(lock);
 		}
-		catch (RuntimeException ex) {
+		catch (RuntimeException | Error ex) {
+			addLoss(ex, end(lock));
 			throw ex;
 		}
 		catch (Exception ex) {
+			addLoss(ex, end(lock));
 			throw new UndeclaredThrowableException(ex, "Work under lock '" + key + "' failed");
 		}
-		finally {
-			HeldLocks.pop();
-			lock.release();
+		LockLostException lost = end(lock);
+		if (lost != null) {
+			throw lost;
+		}
+		return result;
+	}
+
+	/**
+	 * Ends the hold of a lock whose protected code returned.
+	 * @return the exception to raise if the lock was lost meanwhile and the policy says
+	 * to raise it, else {@code null}
+	 */
+	private @Nullable LockLostException end(AcquiredLock lock) {
+		boolean lost = this.registry.getLostLockPolicy().raisesOnCompletion() && lock.isLost();
+		HeldLocks.pop();
+		lock.release();
+		return lost ? new LockLostException(lock.key(), lock.fencingToken(), lock.getLossReason()) : null;
+	}
+
+	/**
+	 * Tells the caller of failed protected code that it also lost its lock, unless the
+	 * failure is that very loss, raised by an inner hold of the same lock.
+	 */
+	private static void addLoss(Throwable failure, @Nullable LockLostException lost) {
+		if (lost != null && !(failure instanceof LockLostException inner && inner.getKey().equals(lost.getKey()))) {
+			failure.addSuppressed(lost);
 		}
 	}
 

@@ -33,7 +33,8 @@ public final class DistributedLockAutoConfiguration {
 	ZooKeeperLockRegistry zooKeeperLockRegistry(CuratorFramework curatorFramework,
 			DistributedLockProperties properties) {
 		try {
-			return new ZooKeeperLockRegistry(curatorFramework, properties.getRootPath());
+			return new ZooKeeperLockRegistry(curatorFramework, properties.getRootPath(),
+					properties.getLostLock().toPolicy());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidConfigurationPropertyValueException("distributed-lock.root-path", properties.getRootPath(),

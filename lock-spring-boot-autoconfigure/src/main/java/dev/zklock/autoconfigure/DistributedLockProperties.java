@@ -1,6 +1,10 @@
 package dev.zklock.autoconfigure;
 
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+
+import dev.zklock.zookeeper.LostLockPolicy;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -20,6 +24,8 @@ public class DistributedLockProperties {
 	 */
 	private Duration waitTime = Duration.ofSeconds(5);
 
+	private final LostLock lostLock = new LostLock();
+
 	public String getRootPath() {
 		return this.rootPath;
 	}
@@ -34,6 +40,50 @@ public class DistributedLockProperties {
 
 	public void setWaitTime(Duration waitTime) {
 		this.waitTime = waitTime;
+	}
+
+	public LostLock getLostLock() {
+		return this.lostLock;
+	}
+
+	/**
+	 * What counts as losing a held lock, and what happens to its holder then.
+	 */
+	public static class LostLock {
+
+		/**
+		 * Event from which a held lock counts as lost: 'suspended' (the connection to
+		 * ZooKeeper is suspended or the process paused for half the session timeout;
+		 * safe) or 'lost' (the session ended).
+		 */
+		private LostLockPolicy.Trigger trigger = LostLockPolicy.Trigger.SUSPENDED;
+
+		/**
+		 * What happens to a holder whose lock was lost: 'interrupt' its thread, and/or
+		 * 'raise' LockLostException when the protected code returns; empty for nothing.
+		 */
+		private Set<LostLockPolicy.Action> actions = EnumSet.of(LostLockPolicy.Action.RAISE);
+
+		public LostLockPolicy.Trigger getTrigger() {
+			return this.trigger;
+		}
+
+		public void setTrigger(LostLockPolicy.Trigger trigger) {
+			this.trigger = trigger;
+		}
+
+		public Set<LostLockPolicy.Action> getActions() {
+			return this.actions;
+		}
+
+		public void setActions(Set<LostLockPolicy.Action> actions) {
+			this.actions = actions;
+		}
+
+		LostLockPolicy toPolicy() {
+			return new LostLockPolicy(this.trigger, this.actions);
+		}
+
 	}
 
 }

@@ -12,7 +12,9 @@ import org.springframework.aop.support.AopUtils;
 
 /**
  * Runs {@link dev.zklock.DistributedLock} methods under their lock through a
- * {@link LockTemplate}. Exceptions of the method reach the caller unchanged.
+ * {@link LockTemplate}. Exceptions of the method reach the caller unchanged (with a
+ * {@link dev.zklock.LockLostException} added as a suppressed exception when the lock was
+ * lost meanwhile and the lost-lock policy raises losses).
  */
 public final class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -44,7 +46,11 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 			return template.execute(key, waitTime, (lock) -> proceed(invocation));
 		}
 		catch (InvocationFailure failure) {
-			throw failure.getCause();
+			Throwable cause = failure.getCause();
+			for (Throwable suppressed : failure.getSuppressed()) {
+				cause.addSuppressed(suppressed);
+			}
+			throw cause;
 		}
 	}
 
@@ -58,14 +64,15 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 	}
 
 	/**
-	 * Carries whatever the method threw through the template unchanged.
+	 * Carries whatever the method threw through the template unchanged, and brings back
+	 * what the template added to it (a lost lock).
 	 */
 	private static final class InvocationFailure extends RuntimeException {
 
 		private final Throwable cause;
 
 		InvocationFailure(Throwable cause) {
-			super(null, null, false, false);
+			super(null, null, true, false);
 			this.cause = cause;
 		}
 

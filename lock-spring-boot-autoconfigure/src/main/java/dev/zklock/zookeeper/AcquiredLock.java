@@ -3,6 +3,7 @@ package dev.zklock.zookeeper;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.zklock.LockHandle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One acquisition of a ZooKeeper lock by the current thread, to be released once by the
@@ -14,39 +15,55 @@ public final class AcquiredLock implements LockHandle {
 
 	private final ZooKeeperLockRegistry.LockEntry entry;
 
-	private final String key;
-
-	private final long fencingToken;
-
-	private final long connectionEpoch;
+	private final LockHold hold;
 
 	private final boolean outermost;
 
 	private final AtomicBoolean released = new AtomicBoolean();
 
-	AcquiredLock(ZooKeeperLockRegistry registry, ZooKeeperLockRegistry.LockEntry entry, String key, long fencingToken,
-			long connectionEpoch, boolean outermost) {
+	AcquiredLock(ZooKeeperLockRegistry registry, ZooKeeperLockRegistry.LockEntry entry, LockHold hold,
+			boolean outermost) {
 		this.registry = registry;
 		this.entry = entry;
-		this.key = key;
-		this.fencingToken = fencingToken;
-		this.connectionEpoch = connectionEpoch;
+		this.hold = hold;
 		this.outermost = outermost;
 	}
 
 	@Override
 	public String key() {
-		return this.key;
+		return this.hold.key();
 	}
 
 	@Override
 	public long fencingToken() {
-		return this.fencingToken;
+		return this.hold.fencingToken();
 	}
 
 	@Override
 	public boolean isValid() {
-		return !this.released.get() && this.registry.connectionEpoch() == this.connectionEpoch;
+		return !this.released.get() && this.registry.isHeld(this.hold);
+	}
+
+	/**
+	 * Whether the lock was declared lost during this hold, under the registry's
+	 * {@link LostLockPolicy}. Unlike {@link #isValid()}, this stays {@code false} while
+	 * the hold is merely uncertain, and after a normal release.
+	 * @return whether the lock was lost
+	 */
+	public boolean isLost() {
+		if (!this.released.get()) {
+			this.registry.isHeld(this.hold);
+		}
+		return this.hold.lossReason() != null;
+	}
+
+	/**
+	 * Why the lock was declared lost.
+	 * @return the reason, or {@code null} if it was not lost
+	 * @see #isLost()
+	 */
+	public @Nullable String getLossReason() {
+		return this.hold.lossReason();
 	}
 
 	/**
@@ -55,17 +72,17 @@ public final class AcquiredLock implements LockHandle {
 	 * Later calls do nothing. Never throws, and never waits long: a release that
 	 * ZooKeeper does not confirm within a second is logged and left to Curator, which
 	 * keeps deleting the lock node in the background (ZooKeeper deletes it anyway when
-	 * the session ends).
+	 * the session ends). A release after the lock was lost is no error.
 	 */
 	public void release() {
 		if (this.released.compareAndSet(false, true)) {
-			this.registry.release(this.entry, this.key, this.outermost);
+			this.registry.release(this.entry, this.hold, this.outermost);
 		}
 	}
 
 	@Override
 	public String toString() {
-		return "AcquiredLock[key=" + this.key + ", fencingToken=" + this.fencingToken + "]";
+		return "AcquiredLock[key=" + key() + ", fencingToken=" + fencingToken() + "]";
 	}
 
 }

@@ -1,7 +1,7 @@
 package dev.zklock.zookeeper;
 
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -13,17 +13,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * interrupted is found and deleted in the background, and so is one whose guaranteed
  * delete was).
  */
-final class OverdueInterrupter implements AutoCloseable {
+final class OverdueInterrupter {
 
-	private final ScheduledThreadPoolExecutor scheduler;
+	private final ScheduledExecutorService scheduler;
 
-	OverdueInterrupter() {
-		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "zklock-overdue-interrupter");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.scheduler.setRemoveOnCancelPolicy(true);
+	/**
+	 * Creates an interrupter.
+	 * @param scheduler runs the interrupts; owned by the caller
+	 */
+	OverdueInterrupter(ScheduledExecutorService scheduler) {
+		this.scheduler = scheduler;
 	}
 
 	/**
@@ -37,11 +36,6 @@ final class OverdueInterrupter implements AutoCloseable {
 		watch.task = this.scheduler.schedule(watch::interruptIfWatching, deadlineNanos - System.nanoTime(),
 				TimeUnit.NANOSECONDS);
 		return watch;
-	}
-
-	@Override
-	public void close() {
-		this.scheduler.shutdownNow();
 	}
 
 	/**

@@ -3,8 +3,8 @@ package dev.zklock.zookeeper;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockException;
@@ -13,11 +13,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.common.PathUtils;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
@@ -31,9 +30,10 @@ import org.springframework.util.Assert;
  * {@link LockNodeNames}); the key node is a container node that ZooKeeper removes once it
  * is empty.
  * <p>
- * A hold stays valid while the ZooKeeper connection stays up: once the connection is
- * suspended or lost, every hold taken before is reported invalid, since ZooKeeper may end
- * the session and hand the lock to another process.
+ * An acquisition completes only when the lock node belongs to the client's current
+ * session. A hold stays valid while that session provably lasts: what happens when the
+ * connection is suspended or lost, or the process pauses, is the {@link LostLockPolicy}'s
+ * choice.
  */
 public class ZooKeeperLockRegistry implements AutoCloseable {
 
@@ -59,23 +59,44 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 
 	private final ConcurrentMap<String, LockEntry> entries = new ConcurrentHashMap<>();
 
-	private final AtomicLong connectionEpoch = new AtomicLong();
+	private final ScheduledThreadPoolExecutor scheduler;
 
-	private final OverdueInterrupter overdueInterrupter = new OverdueInterrupter();
+	private final OverdueInterrupter overdueInterrupter;
 
-	private final ConnectionStateListener connectionStateListener = (source, state) -> connectionStateChanged(state);
+	private final LockLossDetector lossDetector;
+
+	/**
+	 * Creates a registry of locks under the root path, with the default
+	 * {@link LostLockPolicy}.
+	 * @param client the Curator client; started by its owner
+	 * @param rootPath the ZooKeeper path under which the lock nodes live, such as
+	 * {@code /locks}
+	 */
+	public ZooKeeperLockRegistry(CuratorFramework client, String rootPath) {
+		this(client, rootPath, LostLockPolicy.defaults());
+	}
 
 	/**
 	 * Creates a registry of locks under the root path.
 	 * @param client the Curator client; started by its owner
 	 * @param rootPath the ZooKeeper path under which the lock nodes live, such as
 	 * {@code /locks}
+	 * @param lostLockPolicy what counts as losing a held lock, and what happens to its
+	 * holder then
 	 */
-	public ZooKeeperLockRegistry(CuratorFramework client, String rootPath) {
+	public ZooKeeperLockRegistry(CuratorFramework client, String rootPath, LostLockPolicy lostLockPolicy) {
 		Assert.notNull(client, "'client' must not be null");
+		Assert.notNull(lostLockPolicy, "'lostLockPolicy' must not be null");
 		this.client = client;
 		this.rootPath = validateRootPath(rootPath);
-		client.getConnectionStateListenable().addListener(this.connectionStateListener);
+		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread thread = new Thread(task, "zklock-registry");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.scheduler.setRemoveOnCancelPolicy(true);
+		this.overdueInterrupter = new OverdueInterrupter(this.scheduler);
+		this.lossDetector = new LockLossDetector(client, lostLockPolicy, this.scheduler);
 	}
 
 	private static String validateRootPath(String rootPath) {
@@ -121,22 +142,17 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 */
 	public AcquiredLock acquire(String key, Duration waitTime) {
 		long deadline = System.nanoTime() + waitTime.toNanos();
-		long epoch = this.connectionEpoch.get();
 		LockEntry entry = retain(pathOf(key));
 		boolean acquired = false;
 		try {
 			if (entry.mutex.isOwnedByCurrentThread()) {
 				entry.mutex.acquire();
 				acquired = true;
-				return new AcquiredLock(this, entry, key, entry.fencingToken, entry.holdEpoch, false);
+				return new AcquiredLock(this, entry, entry.hold, false);
 			}
-			awaitConnection(key, waitTime, deadline);
-			acquired = acquireBefore(deadline, entry, key, waitTime);
-			if (!acquired) {
-				throw new LockTimeoutException(key, waitTime);
-			}
-			entry.holdEpoch = epoch;
-			return new AcquiredLock(this, entry, key, entry.fencingToken, epoch, true);
+			LockHold hold = acquireInCurrentSession(entry, key, waitTime, deadline);
+			acquired = true;
+			return new AcquiredLock(this, entry, hold, true);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -156,6 +172,36 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Acquires the mutex and checks that the lock node belongs to the current session: a
+	 * waiter whose session ended while it waited holds nothing, and queues again if the
+	 * wait time allows.
+	 */
+	private LockHold acquireInCurrentSession(LockEntry entry, String key, Duration waitTime, long deadline)
+			throws Exception {
+		while (true) {
+			awaitConnection(key, waitTime, deadline);
+			Stat node = acquireBefore(deadline, entry, key, waitTime);
+			if (node == null) {
+				throw new LockTimeoutException(key, waitTime);
+			}
+			LockHold hold = new LockHold(key, node.getCzxid(), node.getEphemeralOwner(), Thread.currentThread());
+			this.lossDetector.register(hold);
+			if (hold.sessionId() == this.lossDetector.currentSessionId()
+					&& this.client.getZookeeperClient().isConnected()) {
+				entry.hold = hold;
+				return hold;
+			}
+			this.lossDetector.unregister(hold);
+			releaseQuietly(entry, key);
+			if (System.nanoTime() - deadline >= 0) {
+				throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within "
+						+ waitTime.toMillis() + "ms: the ZooKeeper session that queued for it ended", null);
+			}
+			logger.debug("The ZooKeeper session that queued for lock '" + key + "' ended; queueing again");
+		}
+	}
+
 	private void awaitConnection(String key, Duration waitTime, long deadline) throws InterruptedException {
 		if (this.client.getZookeeperClient().isConnected()) {
 			return;
@@ -169,17 +215,19 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	}
 
 	/**
-	 * Acquires the mutex and reads the fencing token, interrupting the work if ZooKeeper
-	 * keeps it from ending by the deadline (plus a grace for the last round trip).
+	 * Acquires the mutex and reads the stat of its lock node, interrupting the work if
+	 * ZooKeeper keeps it from ending by the deadline (plus a grace for the last round
+	 * trip).
+	 * @return the stat of the lock node, or {@code null} if another holder kept the lock
 	 */
-	private boolean acquireBefore(long deadline, LockEntry entry, String key, Duration waitTime) throws Exception {
+	private @Nullable Stat acquireBefore(long deadline, LockEntry entry, String key, Duration waitTime)
+			throws Exception {
 		OverdueInterrupter.Watch watch = this.overdueInterrupter.watch(deadline + ACQUISITION_GRACE.toNanos());
 		boolean acquired = false;
+		Stat node;
 		try {
 			acquired = entry.mutex.acquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-			if (acquired) {
-				entry.fencingToken = fencingTokenOfCreatedNode();
-			}
+			node = acquired ? statOfCreatedNode() : null;
 		}
 		catch (Exception ex) {
 			if (acquired) {
@@ -192,35 +240,45 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			throw ex;
 		}
 		watch.end();
-		return acquired;
+		return node;
 	}
 
-	private long fencingTokenOfCreatedNode() throws Exception {
+	/**
+	 * The stat of the lock node, which carries the fencing token (its creation zxid) and
+	 * its owner session: from the create's reply, or read when Curator found the node
+	 * again after a connection loss instead of creating it.
+	 */
+	private Stat statOfCreatedNode() throws Exception {
 		FencingLockDriver.CreatedLockNode created = this.driver.takeCreatedNode();
 		Assert.state(created != null, "No lock node was created");
 		if (created.stat().getCzxid() != 0) {
-			return created.stat().getCzxid();
+			return created.stat();
 		}
 		Stat stat = this.client.checkExists().forPath(created.path());
 		Assert.state(stat != null, () -> "Lock node " + created.path() + " vanished while held");
-		return stat.getCzxid();
+		return stat;
 	}
 
 	/**
 	 * Releases one acquisition. An interrupted thread releases like any other: its
-	 * interrupt is set aside while ZooKeeper deletes the node, and restored afterwards.
+	 * interrupt is set aside while ZooKeeper deletes the node, and restored afterwards,
+	 * unless it came from the lost-lock policy.
 	 */
-	void release(LockEntry entry, String key, boolean outermost) {
+	void release(LockEntry entry, LockHold hold, boolean outermost) {
 		boolean interrupted = Thread.interrupted();
 		try {
 			if (outermost) {
+				if (hold.end()) {
+					interrupted = false;
+				}
+				this.lossDetector.unregister(hold);
 				OverdueInterrupter.Watch watch = this.overdueInterrupter
 					.watch(System.nanoTime() + RELEASE_TIMEOUT.toNanos());
-				releaseQuietly(entry, key);
+				releaseQuietly(entry, hold.key());
 				watch.end();
 			}
 			else {
-				releaseQuietly(entry, key);
+				releaseQuietly(entry, hold.key());
 			}
 		}
 		finally {
@@ -242,28 +300,30 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 	}
 
+	boolean isHeld(LockHold hold) {
+		return this.lossDetector.isHeld(hold);
+	}
+
+	/**
+	 * What counts as losing a held lock, and what happens to its holder then.
+	 * @return the lost-lock policy
+	 */
+	public LostLockPolicy getLostLockPolicy() {
+		return this.lossDetector.policy();
+	}
+
 	private String connectString() {
 		return this.client.getZookeeperClient().getCurrentConnectionString();
 	}
 
 	/**
 	 * Stops watching the client's connection and the background thread that enforces
-	 * deadlines. The client stays open: it belongs to its owner.
+	 * deadlines and detects pauses. The client stays open: it belongs to its owner.
 	 */
 	@Override
 	public void close() {
-		this.client.getConnectionStateListenable().removeListener(this.connectionStateListener);
-		this.overdueInterrupter.close();
-	}
-
-	long connectionEpoch() {
-		return this.connectionEpoch.get();
-	}
-
-	private void connectionStateChanged(ConnectionState state) {
-		if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
-			this.connectionEpoch.incrementAndGet();
-		}
+		this.lossDetector.close();
+		this.scheduler.shutdownNow();
 	}
 
 	private LockEntry retain(String path) {
@@ -298,9 +358,10 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 
 		int users;
 
-		volatile long fencingToken;
-
-		volatile long holdEpoch;
+		/**
+		 * The current hold; set by the owning thread before it can re-enter.
+		 */
+		volatile LockHold hold;
 
 		LockEntry(String path, InterProcessMutex mutex) {
 			this.path = path;

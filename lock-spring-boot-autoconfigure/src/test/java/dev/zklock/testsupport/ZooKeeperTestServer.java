@@ -86,9 +86,20 @@ public final class ZooKeeperTestServer
 	 * @throws InterruptedException if interrupted while connecting
 	 */
 	public CuratorFramework newClient() throws InterruptedException {
+		return newClient(SESSION_TIMEOUT_MILLIS);
+	}
+
+	/**
+	 * A started and connected client with its own session, of the given timeout (the
+	 * server allows 1 to 10 seconds).
+	 * @param sessionTimeoutMillis the session timeout
+	 * @return the client
+	 * @throws InterruptedException if interrupted while connecting
+	 */
+	public CuratorFramework newClient(int sessionTimeoutMillis) throws InterruptedException {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
 			.connectString(connectString())
-			.sessionTimeoutMs(SESSION_TIMEOUT_MILLIS)
+			.sessionTimeoutMs(sessionTimeoutMillis)
 			.connectionTimeoutMs(5_000)
 			.retryPolicy(new RetryOneTime(100))
 			.build();

@@ -1,0 +1,131 @@
+package dev.zklock.zookeeper;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One thread's hold of a key's ZooKeeper lock, from its outermost acquisition to its
+ * outermost release; reentrant acquisitions share it. It knows the ZooKeeper session that
+ * owns the lock node, and whether the lock was lost or became uncertain since.
+ */
+final class LockHold {
+
+	private final String key;
+
+	private final long fencingToken;
+
+	private final long sessionId;
+
+	private final Thread holder;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private volatile @Nullable String lossReason;
+
+	private volatile boolean uncertain;
+
+	private boolean ended;
+
+	private boolean holderInterrupted;
+
+	LockHold(String key, long fencingToken, long sessionId, Thread holder) {
+		this.key = key;
+		this.fencingToken = fencingToken;
+		this.sessionId = sessionId;
+		this.holder = holder;
+	}
+
+	String key() {
+		return this.key;
+	}
+
+	long fencingToken() {
+		return this.fencingToken;
+	}
+
+	/**
+	 * The ZooKeeper session that owns the lock node.
+	 * @return the session id
+	 */
+	long sessionId() {
+		return this.sessionId;
+	}
+
+	/**
+	 * Why the lock counts as lost.
+	 * @return the reason, or {@code null} while it is not lost
+	 */
+	@Nullable String lossReason() {
+		return this.lossReason;
+	}
+
+	boolean isUncertain() {
+		return this.uncertain;
+	}
+
+	void markUncertain() {
+		this.uncertain = true;
+	}
+
+	void markCertain() {
+		this.uncertain = false;
+	}
+
+	/**
+	 * Declares the lock lost, once.
+	 * @param reason why the lock counts as lost
+	 * @return whether this call declared it, rather than an earlier one
+	 */
+	boolean markLost(String reason) {
+		this.lock.lock();
+		try {
+			if (this.lossReason != null) {
+				return false;
+			}
+			this.lossReason = reason;
+			return true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Interrupts the holding thread, unless the hold has ended.
+	 */
+	void interruptHolder() {
+		this.lock.lock();
+		try {
+			if (!this.ended) {
+				this.holderInterrupted = true;
+				this.holder.interrupt();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Ends the hold: the holder is never interrupted for it afterwards.
+	 * @return whether the holder was interrupted because the lock was lost
+	 */
+	boolean end() {
+		this.lock.lock();
+		try {
+			this.ended = true;
+			return this.holderInterrupted;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "LockHold[key=" + this.key + ", fencingToken=" + this.fencingToken + ", session=0x"
+				+ Long.toHexString(this.sessionId) + "]";
+	}
+
+}

@@ -1,0 +1,173 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.zklock.LockLostException;
+import dev.zklock.LockTemplate;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What a holder learns when ZooKeeper may have given its lock away, under each
+ * {@link LostLockPolicy}, against a real server that stops, restarts, or ends a session.
+ */
+class LostLockTests {
+
+	private static final Duration AWAIT = Duration.ofSeconds(15);
+
+	@RegisterExtension
+	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
+
+	@Test
+	void suspensionLosesTheLockAndTheCallerLearnsItWhenTheProtectedCodeReturns() throws Exception {
+		LockTemplate template = template(this.zookeeper.newClient(), LostLockPolicy.defaults());
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> template.execute("payment", (lock) -> {
+			assertThat(lock.isValid()).isTrue();
+			this.zookeeper.stop();
+			await().atMost(AWAIT).until(() -> !lock.isValid());
+			return "paid";
+		}))
+			.withMessageContaining("'payment'")
+			.withMessageContaining("suspended")
+			.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("payment"))
+			.satisfies((ex) -> assertThat(ex.getFencingToken()).isPositive());
+	}
+
+	@Test
+	void lossIsAddedToTheExceptionOfProtectedCodeThatFailed() throws Exception {
+		LockTemplate template = template(this.zookeeper.newClient(), LostLockPolicy.defaults());
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> template.execute("refund", (lock) -> {
+			this.zookeeper.stop();
+			await().atMost(AWAIT).until(() -> !lock.isValid());
+			throw new IllegalStateException("refund failed");
+		}))
+			.withMessage("refund failed")
+			.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement().isInstanceOf(LockLostException.class));
+	}
+
+	@Test
+	void withoutActionsOnlyIsValidTellsOfTheLoss() throws Exception {
+		LockTemplate template = template(this.zookeeper.newClient(),
+				new LostLockPolicy(LostLockPolicy.Trigger.SUSPENDED, Set.of()));
+		String result = template.execute("report", (lock) -> {
+			this.zookeeper.stop();
+			await().atMost(AWAIT).until(() -> !lock.isValid());
+			return "reported";
+		});
+		assertThat(result).isEqualTo("reported");
+	}
+
+	@Test
+	void interruptActionInterruptsTheHolderAndTheInterruptEndsWithTheHold() throws Exception {
+		LockTemplate template = template(this.zookeeper.newClient(),
+				new LostLockPolicy(LostLockPolicy.Trigger.SUSPENDED, EnumSet.of(LostLockPolicy.Action.INTERRUPT)));
+		long start = System.nanoTime();
+		String result = template.execute("batch", (lock) -> {
+			CompletableFuture.runAsync(this::stopServer);
+			try {
+				Thread.sleep(60_000);
+				return "slept";
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return "interrupted";
+			}
+		});
+		assertThat(result).isEqualTo("interrupted");
+		assertThat(Thread.currentThread().isInterrupted()).isFalse();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(AWAIT);
+	}
+
+	@Test
+	void lostTriggerForgivesASuspensionThatTheSessionSurvives() throws Exception {
+		CuratorFramework client = this.zookeeper.newClient(10_000);
+		long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+		LockTemplate template = template(client, new LostLockPolicy(LostLockPolicy.Trigger.LOST,
+				EnumSet.of(LostLockPolicy.Action.RAISE, LostLockPolicy.Action.INTERRUPT)));
+		String result = template.execute("ledger", (lock) -> {
+			this.zookeeper.stop();
+			await().atMost(AWAIT).until(() -> !lock.isValid());
+			this.zookeeper.restart();
+			await().atMost(AWAIT).until(lock::isValid);
+			return "posted";
+		});
+		assertThat(result).isEqualTo("posted");
+		assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).isEqualTo(session);
+	}
+
+	@Test
+	void lostTriggerLosesTheLockForGoodWhenTheSessionEnds() throws Exception {
+		CuratorFramework client = this.zookeeper.newClient();
+		ZooKeeperLockRegistry other = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
+		LockTemplate template = template(client,
+				new LostLockPolicy(LostLockPolicy.Trigger.LOST, EnumSet.of(LostLockPolicy.Action.RAISE)));
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> template.execute("stock", (lock) -> {
+			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+			client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+			await().atMost(AWAIT).until(() -> !lock.isValid());
+			AcquiredLock next = other.acquire("stock", Duration.ofSeconds(10));
+			assertThat(next.fencingToken()).isGreaterThan(lock.fencingToken());
+			next.release();
+			await().atMost(AWAIT)
+				.until(() -> client.getZookeeperClient().isConnected()
+						&& client.getZookeeperClient().getZooKeeper().getSessionId() != session);
+			assertThat(lock.isValid()).isFalse();
+			return "counted";
+		})).withMessageContaining("session");
+	}
+
+	@Test
+	void waiterWhoseSessionEndsWhileQueuedHoldsTheLockOnlyInItsNewSession() throws Exception {
+		ZooKeeperLockRegistry holder = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
+		CuratorFramework waiterClient = this.zookeeper.newClient();
+		ZooKeeperLockRegistry waiter = new ZooKeeperLockRegistry(waiterClient, "/locks");
+		AcquiredLock held = holder.acquire("queue", Duration.ofSeconds(5));
+		long firstSession = waiterClient.getZookeeperClient().getZooKeeper().getSessionId();
+		CompletableFuture<AcquiredLock> waiting = CompletableFuture
+			.supplyAsync(() -> waiter.acquire("queue", Duration.ofSeconds(20)));
+		await().atMost(AWAIT).until(() -> waiterClient.getChildren().forPath(waiter.pathOf("queue")).size() == 2);
+		waiterClient.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+		await().atMost(AWAIT)
+			.ignoreExceptions()
+			.until(() -> waiterClient.getZookeeperClient().getZooKeeper().getSessionId() != firstSession
+					&& waiterClient.getZookeeperClient().isConnected());
+		held.release();
+		AcquiredLock lock = waiting.get(20, TimeUnit.SECONDS);
+		try {
+			assertThat(lock.isValid()).isTrue();
+			String node = waiterClient.getChildren().forPath(waiter.pathOf("queue")).get(0);
+			Stat stat = waiterClient.checkExists().forPath(waiter.pathOf("queue") + "/" + node);
+			assertThat(stat.getEphemeralOwner())
+				.isEqualTo(waiterClient.getZookeeperClient().getZooKeeper().getSessionId());
+			assertThat(lock.fencingToken()).isEqualTo(stat.getCzxid());
+		}
+		finally {
+			lock.release();
+		}
+	}
+
+	private LockTemplate template(CuratorFramework client, LostLockPolicy policy) {
+		return new LockTemplate(new ZooKeeperLockRegistry(client, "/locks", policy), Duration.ofSeconds(5));
+	}
+
+	private void stopServer() {
+		try {
+			this.zookeeper.stop();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
