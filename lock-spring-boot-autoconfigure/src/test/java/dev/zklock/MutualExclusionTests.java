@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
@@ -92,11 +93,15 @@ class MutualExclusionTests {
 
 	private ContextConsumer<AssertableApplicationContext> inBothContexts(BothContexts action) {
 		return (first) -> this.contextRunner.run((second) -> {
-			assertThat(first.getBean(CuratorFramework.class).getZookeeperClient().getZooKeeper().getSessionId())
-				.isNotEqualTo(
-						second.getBean(CuratorFramework.class).getZookeeperClient().getZooKeeper().getSessionId());
+			assertThat(sessionOf(first)).isNotEqualTo(sessionOf(second));
 			action.run(first, second);
 		});
+	}
+
+	private static long sessionOf(AssertableApplicationContext context) throws Exception {
+		CuratorFramework client = context.getBean(CuratorFramework.class);
+		assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+		return client.getZookeeperClient().getZooKeeper().getSessionId();
 	}
 
 	interface BothContexts {

@@ -53,6 +53,12 @@ public final class DistributedLockAutoConfiguration {
 	}
 
 	@Bean
+	StartupConnectionCheck distributedLockStartupConnectionCheck(CuratorFramework curatorFramework,
+			DistributedLockProperties properties) {
+		return new StartupConnectionCheck(curatorFramework, properties.getStartup());
+	}
+
+	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static DistributedLockAnnotationBeanPostProcessor distributedLockAnnotationBeanPostProcessor() {

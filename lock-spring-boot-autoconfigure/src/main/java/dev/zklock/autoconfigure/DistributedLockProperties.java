@@ -26,6 +26,8 @@ public class DistributedLockProperties {
 
 	private final LostLock lostLock = new LostLock();
 
+	private final Startup startup = new Startup();
+
 	public String getRootPath() {
 		return this.rootPath;
 	}
@@ -44,6 +46,45 @@ public class DistributedLockProperties {
 
 	public LostLock getLostLock() {
 		return this.lostLock;
+	}
+
+	public Startup getStartup() {
+		return this.startup;
+	}
+
+	/**
+	 * What start-up does about the ZooKeeper connection.
+	 */
+	public static class Startup {
+
+		/**
+		 * How long start-up waits for a connection to ZooKeeper; 0 does not wait (locks
+		 * then fail with LockAcquisitionException until ZooKeeper is reachable).
+		 */
+		private Duration connectionWait = Duration.ZERO;
+
+		/**
+		 * Whether start-up fails when ZooKeeper was not reached within the connection
+		 * wait, rather than logging a warning and starting anyway.
+		 */
+		private boolean failWithoutConnection;
+
+		public Duration getConnectionWait() {
+			return this.connectionWait;
+		}
+
+		public void setConnectionWait(Duration connectionWait) {
+			this.connectionWait = connectionWait;
+		}
+
+		public boolean isFailWithoutConnection() {
+			return this.failWithoutConnection;
+		}
+
+		public void setFailWithoutConnection(boolean failWithoutConnection) {
+			this.failWithoutConnection = failWithoutConnection;
+		}
+
 	}
 
 	/**

@@ -1,16 +1,20 @@
 package dev.zklock.autoconfigure;
 
 import java.time.Duration;
+import java.util.EnumSet;
 
 import dev.zklock.LockTemplate;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.interceptor.DistributedLockAnnotationBeanPostProcessor;
+import dev.zklock.zookeeper.LostLockPolicy;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -44,6 +48,41 @@ class DistributedLockAutoConfigurationTests {
 				assertThat(context.getBean(ZooKeeperLockRegistry.class).getRootPath()).isEqualTo("/app/locks");
 				assertThat(context.getBean(LockTemplate.class).getDefaultWaitTime()).isEqualTo(Duration.ofMillis(750));
 			});
+	}
+
+	@Test
+	void lostLockPolicyDefaultsToSuspendedAndRaise() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(ZooKeeperLockRegistry.class).getLostLockPolicy())
+			.isEqualTo(LostLockPolicy.defaults())
+			.satisfies((policy) -> assertThat(policy.trigger()).isEqualTo(LostLockPolicy.Trigger.SUSPENDED))
+			.satisfies((policy) -> assertThat(policy.actions()).containsExactly(LostLockPolicy.Action.RAISE)));
+	}
+
+	@Test
+	void bindsTheLostLockPolicy() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.lost-lock.trigger=lost",
+					"distributed-lock.lost-lock.actions=interrupt,raise")
+			.run((context) -> assertThat(context.getBean(ZooKeeperLockRegistry.class).getLostLockPolicy())
+				.isEqualTo(new LostLockPolicy(LostLockPolicy.Trigger.LOST,
+						EnumSet.of(LostLockPolicy.Action.INTERRUPT, LostLockPolicy.Action.RAISE))));
+	}
+
+	@Test
+	void emptyLostLockActionsMeanNothingHappensBeyondIsValid() {
+		this.contextRunner.withPropertyValues("distributed-lock.lost-lock.actions=")
+			.run((context) -> assertThat(context.getBean(ZooKeeperLockRegistry.class).getLostLockPolicy().actions())
+				.isEmpty());
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "distributed-lock.lost-lock.trigger=expired", "distributed-lock.lost-lock.actions=kill" })
+	void unknownLostLockPolicyFailsStartUpNamingTheProperty(String property) {
+		this.contextRunner.withPropertyValues(property).run((context) -> {
+			assertThat(context).hasFailed();
+			String name = property.substring(0, property.indexOf('='));
+			assertThat(context.getStartupFailure()).hasStackTraceContaining("Failed to bind properties under '" + name);
+		});
 	}
 
 	@Test

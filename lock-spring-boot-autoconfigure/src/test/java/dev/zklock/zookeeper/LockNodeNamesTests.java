@@ -75,6 +75,43 @@ class LockNodeNamesTests {
 		}
 	}
 
+	@Test
+	void generatedHostileKeysOfEveryLengthMapToOneValidNodeName() {
+		Random random = new Random(7);
+		for (int i = 0; i < 10_000; i++) {
+			String key = hostileKey(random);
+			String name = LockNodeNames.nodeName(key);
+			assertThat(name).as("node of key %s", key.codePoints().limit(40).boxed().toList())
+				.doesNotContain("/")
+				.isNotIn(".", "..")
+				.hasSizeLessThanOrEqualTo(LockNodeNames.MAX_READABLE_LENGTH);
+			PathUtils.validatePath("/locks/" + name);
+			assertThat(LockNodeNames.nodeName(key)).isEqualTo(name);
+		}
+	}
+
+	/**
+	 * A key built from path syntax, control characters, unicode from every plane, lone
+	 * surrogates, and lengths from one character to 10 KB, around the hashing threshold
+	 * too.
+	 */
+	static String hostileKey(Random random) {
+		int[] lengths = { 1, 2, 3, 8, 40, 159, 160, 161, 500, 10_240 };
+		int length = lengths[random.nextInt(lengths.length)];
+		StringBuilder key = new StringBuilder();
+		while (key.length() < length) {
+			switch (random.nextInt(6)) {
+				case 0 -> key.append(new String[] { "/", ".", "..", "../", "/./", "%", "~", "%2F" }[random.nextInt(8)]);
+				case 1 -> key.append((char) random.nextInt(0x20));
+				case 2 -> key.append((char) (0xD800 + random.nextInt(0x800)));
+				case 3 -> key.append((char) random.nextInt(0x10000));
+				case 4 -> key.appendCodePoint(random.nextInt(0x10FFFF));
+				default -> key.append((char) ('a' + random.nextInt(26)));
+			}
+		}
+		return key.toString();
+	}
+
 	private static String randomKey(Random random) {
 		int length = 1 + random.nextInt(12);
 		StringBuilder key = new StringBuilder();

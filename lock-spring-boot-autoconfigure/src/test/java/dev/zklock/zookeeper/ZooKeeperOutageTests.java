@@ -11,7 +11,11 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -22,6 +26,7 @@ import static org.awaitility.Awaitility.await;
  * configured like the starter's default one: Curator alone would keep retrying for close
  * to a minute.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ZooKeeperOutageTests {
 
 	@RegisterExtension
@@ -56,7 +61,8 @@ class ZooKeeperOutageTests {
 	}
 
 	@Test
-	void releaseWithoutZooKeeperReturnsAtOnceAndTheNodeIsDeletedWhenZooKeeperReturns() throws Exception {
+	void releaseWithoutZooKeeperReturnsAtOnceAndTheNodeIsDeletedWhenZooKeeperReturns(CapturedOutput output)
+			throws Exception {
 		CuratorFramework client = patientClient();
 		ZooKeeperLockRegistry holder = new ZooKeeperLockRegistry(client, "/locks");
 		AcquiredLock lock = holder.acquire("orphan", Duration.ofSeconds(5));
@@ -67,6 +73,8 @@ class ZooKeeperOutageTests {
 		assertThat(Duration.ofNanos(System.nanoTime() - start))
 			.isLessThan(ZooKeeperLockRegistry.RELEASE_TIMEOUT.plusMillis(500));
 		assertThat(Thread.currentThread().isInterrupted()).isFalse();
+		assertThat(output).contains("Could not confirm the release of lock 'orphan' with ZooKeeper")
+			.contains("Curator keeps deleting its node in the background");
 		this.zookeeper.restart();
 		ZooKeeperLockRegistry other = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
 		await().atMost(Duration.ofSeconds(20))

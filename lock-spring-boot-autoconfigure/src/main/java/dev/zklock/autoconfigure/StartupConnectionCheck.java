@@ -1,0 +1,70 @@
+package dev.zklock.autoconfigure;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+/**
+ * Waits at start-up, once every singleton exists, for the lock client to reach ZooKeeper,
+ * as {@code distributed-lock.startup.*} asks: not at all by default, since locking works
+ * as soon as ZooKeeper is reachable and fails clearly until then.
+ */
+final class StartupConnectionCheck implements SmartInitializingSingleton {
+
+	private static final Log logger = LogFactory.getLog(StartupConnectionCheck.class);
+
+	private final CuratorFramework client;
+
+	private final Duration connectionWait;
+
+	private final boolean failWithoutConnection;
+
+	StartupConnectionCheck(CuratorFramework client, DistributedLockProperties.Startup startup) {
+		if (startup.getConnectionWait().isNegative()) {
+			throw new InvalidConfigurationPropertyValueException("distributed-lock.startup.connection-wait",
+					startup.getConnectionWait(), "It must not be negative.");
+		}
+		if (startup.isFailWithoutConnection() && startup.getConnectionWait().isZero()) {
+			throw new InvalidConfigurationPropertyValueException("distributed-lock.startup.fail-without-connection",
+					true, "Failing without a connection needs a positive distributed-lock.startup.connection-wait.");
+		}
+		this.client = client;
+		this.connectionWait = startup.getConnectionWait();
+		this.failWithoutConnection = startup.isFailWithoutConnection();
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		if (this.connectionWait.isZero() || connected()) {
+			return;
+		}
+		String connectString = this.client.getZookeeperClient().getCurrentConnectionString();
+		if (this.failWithoutConnection) {
+			throw new IllegalStateException("No connection to ZooKeeper (" + connectString + ") within "
+					+ this.connectionWait.toMillis() + "ms at start-up, and distributed-lock.startup."
+					+ "fail-without-connection is true: check that ZooKeeper runs and that "
+					+ "distributed-lock.zookeeper.connect-string names it");
+		}
+		logger.warn("No connection to ZooKeeper (" + connectString + ") within " + this.connectionWait.toMillis()
+				+ "ms at start-up; starting anyway. Locks fail with LockAcquisitionException until ZooKeeper "
+				+ "is reachable, and work from then on");
+	}
+
+	private boolean connected() {
+		try {
+			return this.client.blockUntilConnected((int) Math.min(Integer.MAX_VALUE, this.connectionWait.toMillis()),
+					TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+}
