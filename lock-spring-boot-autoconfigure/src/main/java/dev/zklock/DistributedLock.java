@@ -12,8 +12,9 @@ import java.lang.annotation.Target;
  * The lock is acquired before the method starts (and before any transaction the method
  * opens with {@code @Transactional}), and released when it returns or throws, whatever
  * the outcome. The same thread may re-enter a lock it already holds. When the lock cannot
- * be had within {@link #waitTime()}, a {@link LockTimeoutException} is thrown and the
- * method does not run.
+ * be had within {@link #waitTime()}, the method does not run: a
+ * {@link LockTimeoutException} is thrown, unless {@link #onFailure()},
+ * {@link #fallback()} or {@link #failureHandler()} choose another outcome.
  *
  * <pre class="code">
  * &#64;DistributedLock(key = "'order:' + #orderId", waitTime = "3s")
@@ -48,5 +49,29 @@ public @interface DistributedLock {
 	 * @return the wait time
 	 */
 	String waitTime() default "";
+
+	/**
+	 * What happens when the lock cannot be acquired (another holder kept it for the wait
+	 * time, or ZooKeeper could not be reached): throw the {@link LockException}, or skip
+	 * the method. Exclusive with {@link #fallback()} and {@link #failureHandler()}.
+	 * @return what happens when the lock cannot be acquired
+	 */
+	OnLockFailure onFailure() default OnLockFailure.THROW;
+
+	/**
+	 * Name of a method of the same bean that is called instead when the lock cannot be
+	 * acquired, with the same arguments, and optionally the {@link LockException} as an
+	 * extra last parameter (declared as {@code LockException} or a supertype). It must
+	 * return what the annotated method returns; it may be private. Checked at start-up.
+	 * @return the fallback method's name, or empty for none
+	 */
+	String fallback() default "";
+
+	/**
+	 * Name of a {@link LockFailureHandler} bean that decides what the call returns or
+	 * throws when the lock cannot be acquired. Checked at start-up.
+	 * @return the handler's bean name, or empty for none
+	 */
+	String failureHandler() default "";
 
 }

@@ -42,7 +42,8 @@ public class DistributedLockAnnotationBeanPostProcessor extends AbstractBeanFact
 	public void setBeanFactory(BeanFactory beanFactory) {
 		super.setBeanFactory(beanFactory);
 		ConfigurableBeanFactory configurable = (beanFactory instanceof ConfigurableBeanFactory cbf) ? cbf : null;
-		this.specs = new LockSpecSource((configurable != null) ? configurable::resolveEmbeddedValue : null);
+		this.specs = new LockSpecSource((configurable != null) ? configurable::resolveEmbeddedValue : null,
+				beanFactory);
 		LockKeyEvaluator keyEvaluator = new LockKeyEvaluator(new BeanFactoryResolver(beanFactory));
 		DistributedLockInterceptor interceptor = new DistributedLockInterceptor(this.specs, keyEvaluator,
 				SingletonSupplier.of(() -> beanFactory.getBean(LockTemplate.class)));

@@ -1,8 +1,10 @@
 package dev.zklock.interceptor;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
+import dev.zklock.LockException;
 import dev.zklock.LockTemplate;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -12,9 +14,10 @@ import org.springframework.aop.support.AopUtils;
 
 /**
  * Runs {@link dev.zklock.DistributedLock} methods under their lock through a
- * {@link LockTemplate}. Exceptions of the method reach the caller unchanged (with a
- * {@link dev.zklock.LockLostException} added as a suppressed exception when the lock was
- * lost meanwhile and the lost-lock policy raises losses).
+ * {@link LockTemplate}. A call whose lock cannot be acquired never runs: it gets the
+ * response its annotation chose. Exceptions of the method reach the caller unchanged
+ * (with a {@link dev.zklock.LockLostException} added as a suppressed exception when the
+ * lock was lost meanwhile and the lost-lock policy raises losses).
  */
 public final class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -42,8 +45,18 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 		String key = this.keyEvaluator.resolveKey(spec, invocation.getArguments(), target);
 		LockTemplate template = this.lockTemplate.get();
 		Duration waitTime = (spec.waitTime() != null) ? spec.waitTime() : template.getDefaultWaitTime();
+		AtomicBoolean acquired = new AtomicBoolean();
 		try {
-			return template.execute(key, waitTime, (lock) -> proceed(invocation));
+			return template.execute(key, waitTime, (lock) -> {
+				acquired.set(true);
+				return proceed(invocation);
+			});
+		}
+		catch (LockException ex) {
+			if (acquired.get()) {
+				throw ex;
+			}
+			return spec.onFailure().respond(ex, invocation);
 		}
 		catch (InvocationFailure failure) {
 			Throwable cause = failure.getCause();

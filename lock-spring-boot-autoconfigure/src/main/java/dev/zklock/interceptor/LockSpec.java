@@ -16,8 +16,10 @@ import org.springframework.expression.Expression;
  * @param variables the variables the key expression reads, such as {@code orderId} for
  * {@code #orderId}
  * @param waitTime the wait time, or {@code null} for the configured default
+ * @param onFailure what a call does instead of running when the lock cannot be acquired
  */
-record LockSpec(Method method, Expression keyExpression, Set<String> variables, @Nullable Duration waitTime) {
+record LockSpec(Method method, Expression keyExpression, Set<String> variables, @Nullable Duration waitTime,
+		LockFailureResponse onFailure) {
 
 	String describe() {
 		return "@DistributedLock key expression '" + this.keyExpression.getExpressionString() + "' on "

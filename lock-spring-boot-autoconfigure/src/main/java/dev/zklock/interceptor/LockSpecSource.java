@@ -14,6 +14,7 @@ import dev.zklock.DistributedLock;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodClassKey;
@@ -44,8 +45,11 @@ final class LockSpecSource {
 
 	private final ParameterNameDiscoverer parameterNameDiscoverer = new DefaultParameterNameDiscoverer();
 
-	LockSpecSource(@Nullable StringValueResolver embeddedValueResolver) {
+	private final @Nullable BeanFactory beanFactory;
+
+	LockSpecSource(@Nullable StringValueResolver embeddedValueResolver, @Nullable BeanFactory beanFactory) {
 		this.embeddedValueResolver = embeddedValueResolver;
+		this.beanFactory = beanFactory;
 	}
 
 	/**
@@ -76,7 +80,8 @@ final class LockSpecSource {
 		Expression key = parseKey(annotation.key(), method);
 		Set<String> variables = variablesOf(key);
 		checkVariablesAreParameters(variables, key, method);
-		return new LockSpec(method, key, variables, parseWaitTime(annotation.waitTime(), method));
+		return new LockSpec(method, key, variables, parseWaitTime(annotation.waitTime(), method),
+				LockFailureResponse.of(annotation, method, this.beanFactory));
 	}
 
 	private Expression parseKey(String key, Method method) {

@@ -1,0 +1,221 @@
+package dev.zklock.interceptor;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+import dev.zklock.DistributedLock;
+import dev.zklock.LockException;
+import dev.zklock.LockFailureHandler;
+import dev.zklock.OnLockFailure;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * What a {@link DistributedLock} method's call does instead of running when its lock
+ * cannot be acquired, as its annotation chose: throw, skip, call a fallback method, or
+ * ask a {@link LockFailureHandler}.
+ */
+sealed interface LockFailureResponse {
+
+	/**
+	 * Answers a call whose lock could not be acquired.
+	 * @param failure why the lock could not be acquired
+	 * @param invocation the call, which must not proceed
+	 * @return what the call returns
+	 * @throws Throwable what the call throws
+	 */
+	@Nullable Object respond(LockException failure, MethodInvocation invocation) throws Throwable;
+
+	/**
+	 * The response an annotation chose for a method.
+	 * @param annotation the method's annotation
+	 * @param method the annotated method
+	 * @param beanFactory where failure handlers are found, or {@code null} if there is
+	 * none
+	 * @return the response
+	 * @throws IllegalStateException if the choice is contradictory or cannot apply
+	 */
+	static LockFailureResponse of(DistributedLock annotation, Method method, @Nullable BeanFactory beanFactory) {
+		List<String> chosen = new ArrayList<>();
+		if (annotation.onFailure() == OnLockFailure.SKIP) {
+			chosen.add("onFailure = SKIP");
+		}
+		if (StringUtils.hasText(annotation.fallback())) {
+			chosen.add("fallback = \"" + annotation.fallback() + "\"");
+		}
+		if (StringUtils.hasText(annotation.failureHandler())) {
+			chosen.add("failureHandler = \"" + annotation.failureHandler() + "\"");
+		}
+		if (chosen.size() > 1) {
+			throw invalid(method, "chooses " + String.join(" and ", chosen) + "; choose one");
+		}
+		if (annotation.onFailure() == OnLockFailure.SKIP) {
+			return Skip.of(method);
+		}
+		if (StringUtils.hasText(annotation.fallback())) {
+			return Fallback.of(annotation.fallback(), method);
+		}
+		if (StringUtils.hasText(annotation.failureHandler())) {
+			return Handler.of(annotation.failureHandler(), method, beanFactory);
+		}
+		return Rethrow.INSTANCE;
+	}
+
+	private static IllegalStateException invalid(Method method, String problem) {
+		return new IllegalStateException("@DistributedLock on " + LockSpecSource.describe(method) + " " + problem);
+	}
+
+	/**
+	 * Throws the lock exception.
+	 */
+	enum Rethrow implements LockFailureResponse {
+
+		INSTANCE;
+
+		@Override
+		public @Nullable Object respond(LockException failure, MethodInvocation invocation) {
+			throw failure;
+		}
+
+	}
+
+	/**
+	 * Returns nothing: {@code null}, or an empty {@code Optional}.
+	 *
+	 * @param result what the skipped call returns
+	 */
+	record Skip(@Nullable Object result) implements LockFailureResponse {
+
+		static Skip of(Method method) {
+			Class<?> returnType = method.getReturnType();
+			if (returnType.isPrimitive() && returnType != void.class) {
+				throw invalid(method, "cannot skip on failure: it returns a " + returnType
+						+ ", which has no empty value; return a wrapper type or use a fallback");
+			}
+			return new Skip((returnType == Optional.class) ? Optional.empty() : null);
+		}
+
+		@Override
+		public @Nullable Object respond(LockException failure, MethodInvocation invocation) {
+			return this.result;
+		}
+
+	}
+
+	/**
+	 * Calls a method of the same bean with the call's arguments, and the lock exception
+	 * when the method takes it.
+	 *
+	 * @param method the fallback method, accessible
+	 * @param takesFailure whether the method takes the lock exception last
+	 */
+	record Fallback(Method method, boolean takesFailure) implements LockFailureResponse {
+
+		static Fallback of(String name, Method annotated) {
+			Class<?>[] parameters = annotated.getParameterTypes();
+			Class<?> targetClass = annotated.getDeclaringClass();
+			for (Method candidate : ReflectionUtils.getUniqueDeclaredMethods(targetClass)) {
+				if (candidate.getName().equals(name) && takesArgumentsOf(candidate, parameters)) {
+					if (!returnsWhatIsExpected(candidate, annotated)) {
+						throw invalid(annotated,
+								"names fallback " + LockSpecSource.describe(candidate) + ", which returns "
+										+ candidate.getReturnType().getName() + " where "
+										+ annotated.getReturnType().getName() + " is expected");
+					}
+					ReflectionUtils.makeAccessible(candidate);
+					return new Fallback(candidate, candidate.getParameterCount() > parameters.length);
+				}
+			}
+			String expected = Arrays.stream(parameters)
+				.map(Class::getSimpleName)
+				.reduce((a, b) -> a + ", " + b)
+				.orElse("");
+			throw invalid(annotated,
+					"names fallback '" + name + "', but " + targetClass.getName() + " has no method " + name + "("
+							+ expected + ") or " + name + "(" + expected + (expected.isEmpty() ? "" : ", ")
+							+ "LockException)");
+		}
+
+		private static boolean takesArgumentsOf(Method candidate, Class<?>[] parameters) {
+			Class<?>[] candidateParameters = candidate.getParameterTypes();
+			if (candidateParameters.length == parameters.length) {
+				return Arrays.equals(candidateParameters, parameters);
+			}
+			return candidateParameters.length == parameters.length + 1
+					&& Arrays.equals(Arrays.copyOf(candidateParameters, parameters.length), parameters)
+					&& candidateParameters[parameters.length].isAssignableFrom(LockException.class);
+		}
+
+		private static boolean returnsWhatIsExpected(Method candidate, Method annotated) {
+			if (annotated.getReturnType() == void.class) {
+				return candidate.getReturnType() == void.class;
+			}
+			return ClassUtils.isAssignable(annotated.getReturnType(), candidate.getReturnType());
+		}
+
+		@Override
+		public @Nullable Object respond(LockException failure, MethodInvocation invocation) throws Throwable {
+			Object[] arguments = invocation.getArguments();
+			if (this.takesFailure) {
+				arguments = Arrays.copyOf(arguments, arguments.length + 1);
+				arguments[arguments.length - 1] = failure;
+			}
+			try {
+				return this.method.invoke(invocation.getThis(), arguments);
+			}
+			catch (InvocationTargetException ex) {
+				throw ex.getTargetException();
+			}
+		}
+
+	}
+
+	/**
+	 * Asks a {@link LockFailureHandler} bean.
+	 *
+	 * @param beanName the handler's bean name
+	 * @param beanFactory where the handler is found
+	 */
+	record Handler(String beanName, BeanFactory beanFactory) implements LockFailureResponse {
+
+		static Handler of(String beanName, Method method, @Nullable BeanFactory beanFactory) {
+			if (beanFactory == null || !beanFactory.containsBean(beanName)) {
+				throw invalid(method, "names failureHandler '" + beanName + "', but there is no such bean");
+			}
+			if (!beanFactory.isTypeMatch(beanName, LockFailureHandler.class)) {
+				throw invalid(method, "names failureHandler '" + beanName + "', which is not a "
+						+ LockFailureHandler.class.getName());
+			}
+			return new Handler(beanName, beanFactory);
+		}
+
+		@Override
+		public @Nullable Object respond(LockException failure, MethodInvocation invocation) throws Throwable {
+			Method method = invocation.getMethod();
+			Object result = this.beanFactory.getBean(this.beanName, LockFailureHandler.class)
+				.handleFailure(failure, method, invocation.getArguments());
+			Class<?> returnType = method.getReturnType();
+			if (returnType == void.class) {
+				return null;
+			}
+			if ((result == null && returnType.isPrimitive())
+					|| (result != null && !ClassUtils.isAssignableValue(returnType, result))) {
+				throw new IllegalStateException("LockFailureHandler '" + this.beanName + "' returned "
+						+ ((result != null) ? "a " + result.getClass().getName() : "null") + " for "
+						+ LockSpecSource.describe(method) + ", which returns " + returnType.getName());
+			}
+			return result;
+		}
+
+	}
+
+}
