@@ -5,7 +5,6 @@ import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.interceptor.DistributedLockAnnotationBeanPostProcessor;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,7 +23,7 @@ import org.springframework.context.annotation.Role;
  * start-up fails rather than letting annotated methods run unlocked.
  */
 @AutoConfiguration(after = ZooKeeperAutoConfiguration.class)
-@ConditionalOnClass({ CuratorFramework.class, InterProcessMutex.class })
+@ConditionalOnClass(CuratorFramework.class)
 @EnableConfigurationProperties(DistributedLockProperties.class)
 public final class DistributedLockAutoConfiguration {
 

@@ -6,16 +6,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One thread's hold of a key's ZooKeeper lock, from its outermost acquisition to its
- * outermost release; reentrant acquisitions share it. It knows the ZooKeeper session that
- * owns the lock node, and whether the lock was lost or became uncertain since.
+ * outermost release; reentrant acquisitions share it. It knows its lock node and the
+ * ZooKeeper session that owns it, and whether the lock was lost or became uncertain
+ * since.
  */
 final class LockHold {
 
 	private final String key;
 
-	private final long fencingToken;
-
-	private final long sessionId;
+	private final LockQueue.QueuedNode node;
 
 	private final Thread holder;
 
@@ -29,10 +28,9 @@ final class LockHold {
 
 	private boolean holderInterrupted;
 
-	LockHold(String key, long fencingToken, long sessionId, Thread holder) {
+	LockHold(String key, LockQueue.QueuedNode node, Thread holder) {
 		this.key = key;
-		this.fencingToken = fencingToken;
-		this.sessionId = sessionId;
+		this.node = node;
 		this.holder = holder;
 	}
 
@@ -41,7 +39,23 @@ final class LockHold {
 	}
 
 	long fencingToken() {
-		return this.fencingToken;
+		return this.node.fencingToken();
+	}
+
+	/**
+	 * The lock node of the hold.
+	 * @return the node
+	 */
+	LockQueue.QueuedNode node() {
+		return this.node;
+	}
+
+	/**
+	 * The thread that acquired the lock.
+	 * @return the holding thread
+	 */
+	Thread holder() {
+		return this.holder;
 	}
 
 	/**
@@ -49,7 +63,7 @@ final class LockHold {
 	 * @return the session id
 	 */
 	long sessionId() {
-		return this.sessionId;
+		return this.node.sessionId();
 	}
 
 	/**
@@ -124,8 +138,8 @@ final class LockHold {
 
 	@Override
 	public String toString() {
-		return "LockHold[key=" + this.key + ", fencingToken=" + this.fencingToken + ", session=0x"
-				+ Long.toHexString(this.sessionId) + "]";
+		return "LockHold[key=" + this.key + ", node=" + this.node.path() + ", fencingToken=" + fencingToken()
+				+ ", session=0x" + Long.toHexString(sessionId()) + "]";
 	}
 
 }

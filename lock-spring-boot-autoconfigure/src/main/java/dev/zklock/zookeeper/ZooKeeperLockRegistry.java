@@ -12,19 +12,19 @@ import dev.zklock.LockTimeoutException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.common.PathUtils;
-import org.apache.zookeeper.data.Stat;
+import dev.zklock.zookeeper.LockQueue.QueuedNode;
+import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
 /**
- * Acquires and releases ZooKeeper locks by key, one Curator {@link InterProcessMutex} per
- * key under a root path.
+ * Acquires and releases ZooKeeper locks by key: one {@link LockQueue} per key under a
+ * root path, through Curator.
  * <p>
- * A key's mutex is shared by every thread that holds or waits for it, which makes the
+ * A key's entry is shared by every thread that holds or waits for it, which makes the
  * lock reentrant per thread, and dropped when no thread does, which keeps memory bounded
  * by the number of keys in use. Each key is one node directly under the root path (see
  * {@link LockNodeNames}); the key node is a container node that ZooKeeper removes once it
@@ -54,8 +54,6 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	private final CuratorFramework client;
 
 	private final String rootPath;
-
-	private final FencingLockDriver driver = new FencingLockDriver();
 
 	private final ConcurrentMap<String, LockEntry> entries = new ConcurrentHashMap<>();
 
@@ -145,10 +143,10 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		LockEntry entry = retain(pathOf(key));
 		boolean acquired = false;
 		try {
-			if (entry.mutex.isOwnedByCurrentThread()) {
-				entry.mutex.acquire();
+			LockHold current = entry.holds.get(Thread.currentThread());
+			if (current != null) {
 				acquired = true;
-				return new AcquiredLock(this, entry, entry.hold, false);
+				return new AcquiredLock(this, entry, current, false);
 			}
 			LockHold hold = acquireInCurrentSession(entry, key, waitTime, deadline);
 			acquired = true;
@@ -165,7 +163,6 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': " + ex, ex);
 		}
 		finally {
-			this.driver.takeCreatedNode();
 			if (!acquired) {
 				dispose(entry);
 			}
@@ -173,27 +170,27 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	}
 
 	/**
-	 * Acquires the mutex and checks that the lock node belongs to the current session: a
-	 * waiter whose session ended while it waited holds nothing, and queues again if the
-	 * wait time allows.
+	 * Waits for the lock node's turn and checks that the node belongs to the current
+	 * session: a waiter whose session ended while it waited holds nothing, and queues
+	 * again if the wait time allows.
 	 */
 	private LockHold acquireInCurrentSession(LockEntry entry, String key, Duration waitTime, long deadline)
 			throws Exception {
 		while (true) {
 			awaitConnection(key, waitTime, deadline);
-			Stat node = acquireBefore(deadline, entry, key, waitTime);
+			QueuedNode node = takeTurnBefore(deadline, entry, key, waitTime);
 			if (node == null) {
 				throw new LockTimeoutException(key, waitTime);
 			}
-			LockHold hold = new LockHold(key, node.getCzxid(), node.getEphemeralOwner(), Thread.currentThread());
+			LockHold hold = new LockHold(key, node, Thread.currentThread());
 			this.lossDetector.register(hold);
 			if (hold.sessionId() == this.lossDetector.currentSessionId()
 					&& this.client.getZookeeperClient().isConnected()) {
-				entry.hold = hold;
+				entry.holds.put(hold.holder(), hold);
 				return hold;
 			}
 			this.lossDetector.unregister(hold);
-			releaseQuietly(entry, key);
+			abandon(entry, node, key);
 			if (System.nanoTime() - deadline >= 0) {
 				throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within "
 						+ waitTime.toMillis() + "ms: the ZooKeeper session that queued for it ended", null);
@@ -215,48 +212,54 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	}
 
 	/**
-	 * Acquires the mutex and reads the stat of its lock node, interrupting the work if
-	 * ZooKeeper keeps it from ending by the deadline (plus a grace for the last round
-	 * trip).
-	 * @return the stat of the lock node, or {@code null} if another holder kept the lock
+	 * Enqueues a lock node and waits for its turn, interrupting the work if ZooKeeper
+	 * keeps it from ending by the deadline (plus a grace for the last round trip). A node
+	 * whose turn did not come is deleted.
+	 * @return the node whose turn came, or {@code null} if other holders kept the lock
 	 */
-	private @Nullable Stat acquireBefore(long deadline, LockEntry entry, String key, Duration waitTime)
+	private @Nullable QueuedNode takeTurnBefore(long deadline, LockEntry entry, String key, Duration waitTime)
 			throws Exception {
 		OverdueInterrupter.Watch watch = this.overdueInterrupter.watch(deadline + ACQUISITION_GRACE.toNanos());
-		boolean acquired = false;
-		Stat node;
+		QueuedNode node = null;
+		boolean turnCame = false;
+		Exception failure = null;
 		try {
-			acquired = entry.mutex.acquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-			node = acquired ? statOfCreatedNode() : null;
+			node = entry.queue.enqueue(LockNodeKind.EXCLUSIVE);
+			turnCame = entry.queue.awaitTurn(node, deadline);
 		}
 		catch (Exception ex) {
-			if (acquired) {
-				releaseQuietly(entry, key);
-			}
-			if (watch.end()) {
-				throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within "
-						+ waitTime.toMillis() + "ms: ZooKeeper (" + connectString() + ") did not answer in time", ex);
-			}
-			throw ex;
+			failure = ex;
 		}
-		watch.end();
-		return node;
+		if (node != null && !turnCame) {
+			abandon(entry, node, key);
+		}
+		boolean overdue = watch.end();
+		if (failure == null) {
+			return turnCame ? node : null;
+		}
+		if (failure instanceof KeeperException.NoNodeException vanished) {
+			return retryAfterSessionEnded(deadline, entry, key, waitTime, vanished);
+		}
+		if (overdue) {
+			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within " + waitTime.toMillis()
+					+ "ms: ZooKeeper (" + connectString() + ") did not answer in time", failure);
+		}
+		throw failure;
 	}
 
 	/**
-	 * The stat of the lock node, which carries the fencing token (its creation zxid) and
-	 * its owner session: from the create's reply, or read when Curator found the node
-	 * again after a connection loss instead of creating it.
+	 * A lock node vanished while it waited: ZooKeeper ended the session that created it.
+	 * Queue again in the new session, within the same deadline.
 	 */
-	private Stat statOfCreatedNode() throws Exception {
-		FencingLockDriver.CreatedLockNode created = this.driver.takeCreatedNode();
-		Assert.state(created != null, "No lock node was created");
-		if (created.stat().getCzxid() != 0) {
-			return created.stat();
+	private @Nullable QueuedNode retryAfterSessionEnded(long deadline, LockEntry entry, String key, Duration waitTime,
+			KeeperException.NoNodeException ex) throws Exception {
+		if (System.nanoTime() - deadline >= 0) {
+			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within " + waitTime.toMillis()
+					+ "ms: the ZooKeeper session that queued for it ended", ex);
 		}
-		Stat stat = this.client.checkExists().forPath(created.path());
-		Assert.state(stat != null, () -> "Lock node " + created.path() + " vanished while held");
-		return stat;
+		logger.debug("The lock node of '" + key + "' vanished while it waited; queueing again", ex);
+		awaitConnection(key, waitTime, deadline);
+		return takeTurnBefore(deadline, entry, key, waitTime);
 	}
 
 	/**
@@ -265,21 +268,21 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * unless it came from the lost-lock policy.
 	 */
 	void release(LockEntry entry, LockHold hold, boolean outermost) {
+		if (!outermost) {
+			dispose(entry);
+			return;
+		}
 		boolean interrupted = Thread.interrupted();
 		try {
-			if (outermost) {
-				if (hold.end()) {
-					interrupted = false;
-				}
-				this.lossDetector.unregister(hold);
-				OverdueInterrupter.Watch watch = this.overdueInterrupter
-					.watch(System.nanoTime() + RELEASE_TIMEOUT.toNanos());
-				releaseQuietly(entry, hold.key());
-				watch.end();
+			if (hold.end()) {
+				interrupted = false;
 			}
-			else {
-				releaseQuietly(entry, hold.key());
-			}
+			entry.holds.remove(hold.holder(), hold);
+			this.lossDetector.unregister(hold);
+			OverdueInterrupter.Watch watch = this.overdueInterrupter
+				.watch(System.nanoTime() + RELEASE_TIMEOUT.toNanos());
+			leaveQuietly(entry, hold.node(), hold.key());
+			watch.end();
 		}
 		finally {
 			dispose(entry);
@@ -289,9 +292,19 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 	}
 
-	private void releaseQuietly(LockEntry entry, String key) {
+	private void abandon(LockEntry entry, QueuedNode node, String key) {
 		try {
-			entry.mutex.release();
+			entry.queue.abandon(node);
+		}
+		catch (Exception ex) {
+			logger.warn("Could not start deleting the lock node of '" + key + "' (" + node.path()
+					+ "); ZooKeeper deletes it when the session ends", ex);
+		}
+	}
+
+	private void leaveQuietly(LockEntry entry, QueuedNode node, String key) {
+		try {
+			entry.queue.leave(node);
 		}
 		catch (Exception ex) {
 			logger.warn("Could not confirm the release of lock '" + key + "' with ZooKeeper (" + connectString()
@@ -328,15 +341,14 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 
 	private LockEntry retain(String path) {
 		return this.entries.compute(path, (p, entry) -> {
-			LockEntry retained = (entry != null) ? entry
-					: new LockEntry(p, new InterProcessMutex(this.client, p, this.driver));
+			LockEntry retained = (entry != null) ? entry : new LockEntry(new LockQueue(this.client, p));
 			retained.users++;
 			return retained;
 		});
 	}
 
 	private void dispose(LockEntry entry) {
-		this.entries.computeIfPresent(entry.path, (path, current) -> (--current.users > 0) ? current : null);
+		this.entries.computeIfPresent(entry.queue.keyPath(), (path, current) -> (--current.users > 0) ? current : null);
 	}
 
 	/**
@@ -348,24 +360,20 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	}
 
 	/**
-	 * A key's mutex with the number of threads using it; guarded by the entry map.
+	 * A key's lock queue, the holds of this process's threads, and the number of
+	 * acquisitions that use it (holding or waiting); the count is guarded by the entry
+	 * map.
 	 */
 	static final class LockEntry {
 
-		final String path;
+		final LockQueue queue;
 
-		final InterProcessMutex mutex;
+		final ConcurrentMap<Thread, LockHold> holds = new ConcurrentHashMap<>();
 
 		int users;
 
-		/**
-		 * The current hold; set by the owning thread before it can re-enter.
-		 */
-		volatile LockHold hold;
-
-		LockEntry(String path, InterProcessMutex mutex) {
-			this.path = path;
-			this.mutex = mutex;
+		LockEntry(LockQueue queue) {
+			this.queue = queue;
 		}
 
 	}

@@ -10,7 +10,6 @@ import dev.zklock.zookeeper.LostLockPolicy;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -138,8 +137,8 @@ class DistributedLockAutoConfigurationTests {
 	}
 
 	@Test
-	void doesNothingWithoutCuratorRecipes() {
-		this.contextRunner.withClassLoader(new FilteredClassLoader(InterProcessMutex.class))
+	void doesNothingWithoutCurator() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(CuratorFramework.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(LockTemplate.class)
 				.doesNotHaveBean(DistributedLockAnnotationBeanPostProcessor.class));
 	}

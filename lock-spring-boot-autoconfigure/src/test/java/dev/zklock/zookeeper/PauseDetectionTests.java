@@ -62,8 +62,9 @@ class PauseDetectionTests {
 	}
 
 	private static LockHold heldBy(LockLossDetector detector, CuratorFramework client) throws Exception {
-		LockHold hold = new LockHold("paused", 1, client.getZookeeperClient().getZooKeeper().getSessionId(),
-				Thread.currentThread());
+		LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/paused/lock-0000000000", LockNodeKind.EXCLUSIVE, 1,
+				client.getZookeeperClient().getZooKeeper().getSessionId());
+		LockHold hold = new LockHold("paused", node, Thread.currentThread());
 		detector.register(hold);
 		return hold;
 	}

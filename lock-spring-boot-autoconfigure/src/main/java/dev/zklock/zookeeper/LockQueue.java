@@ -1,0 +1,149 @@
+package dev.zklock.zookeeper;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The queue of lock nodes under one key's node: the fair lock protocol that processes
+ * share through ZooKeeper.
+ * <p>
+ * A contender enqueues an ephemeral sequential node, created with Curator's protection so
+ * that a create whose reply was lost is found again (and one that was given up is deleted
+ * in the background). Its turn comes when no node ahead of it blocks it, by the rules of
+ * its {@link LockNodeKind}; until then it watches the one node it waits for, so a release
+ * wakes one waiter, not all. A holder is a node, not a thread: whoever has the
+ * {@link QueuedNode} may leave the queue.
+ * <p>
+ * Exclusive nodes are named like Curator's {@code InterProcessMutex} nodes, so the two
+ * exclude each other on the same path. The key node is a container node, which ZooKeeper
+ * removes once it is empty.
+ */
+final class LockQueue {
+
+	private static final int SEQUENCE_LENGTH = 10;
+
+	private static final Comparator<String> BY_SEQUENCE = Comparator.comparing(LockQueue::sequenceOf);
+
+	private final CuratorFramework client;
+
+	private final String keyPath;
+
+	LockQueue(CuratorFramework client, String keyPath) {
+		this.client = client;
+		this.keyPath = keyPath;
+	}
+
+	String keyPath() {
+		return this.keyPath;
+	}
+
+	/**
+	 * Creates a node at the end of the queue. Its stat comes with the create's reply, so
+	 * the fencing token and the owner session cost no extra round trip (unless Curator
+	 * had to find the node again after a connection loss).
+	 * @param kind the kind of node
+	 * @return the node
+	 * @throws Exception if ZooKeeper fails
+	 */
+	QueuedNode enqueue(LockNodeKind kind) throws Exception {
+		Stat stat = new Stat();
+		String path = this.client.create()
+			.storingStatIn(stat)
+			.creatingParentContainersIfNeeded()
+			.withProtection()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.forPath(ZKPaths.makePath(this.keyPath, kind.namePrefix()));
+		if (stat.getCzxid() == 0) {
+			stat = this.client.checkExists().forPath(path);
+			if (stat == null) {
+				throw new KeeperException.NoNodeException(path);
+			}
+		}
+		return new QueuedNode(path, kind, stat.getCzxid(), stat.getEphemeralOwner());
+	}
+
+	/**
+	 * Waits until the node's turn comes, or the deadline passes.
+	 * @param node the node, enqueued by this queue
+	 * @param deadlineNanos the deadline, on the {@link System#nanoTime()} scale
+	 * @return whether the node's turn came; {@code false} if the deadline passed first
+	 * @throws KeeperException.NoNodeException if the node is gone: its session ended
+	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
+	 */
+	boolean awaitTurn(QueuedNode node, long deadlineNanos) throws Exception {
+		while (true) {
+			List<String> queue = this.client.getChildren().forPath(this.keyPath);
+			queue.sort(BY_SEQUENCE);
+			int position = queue.indexOf(node.name());
+			if (position < 0) {
+				throw new KeeperException.NoNodeException(node.path());
+			}
+			String blocker = node.kind().blockerOf(queue, position, this.keyPath);
+			if (blocker == null) {
+				return true;
+			}
+			long remaining = deadlineNanos - System.nanoTime();
+			if (remaining <= 0) {
+				return false;
+			}
+			CountDownLatch blockerChanged = new CountDownLatch(1);
+			Stat blocking = this.client.checkExists()
+				.usingWatcher((Watcher) (event) -> blockerChanged.countDown())
+				.forPath(ZKPaths.makePath(this.keyPath, blocker));
+			if (blocking != null && !blockerChanged.await(remaining, TimeUnit.NANOSECONDS)) {
+				return false;
+			}
+		}
+	}
+
+	/**
+	 * Deletes the node, and keeps deleting it in the background if ZooKeeper cannot be
+	 * reached now. A node that is already gone is no error.
+	 * @param node the node to delete
+	 * @throws Exception if the deletion could not be confirmed; it goes on in the
+	 * background
+	 */
+	void leave(QueuedNode node) throws Exception {
+		this.client.delete().quietly().guaranteed().forPath(node.path());
+	}
+
+	/**
+	 * Deletes a node in the background, retrying until ZooKeeper confirms it, without
+	 * holding the caller up: for a node whose turn did not come.
+	 * @param node the node to delete
+	 * @throws Exception if the deletion could not even be started
+	 */
+	void abandon(QueuedNode node) throws Exception {
+		this.client.delete().quietly().guaranteed().inBackground().forPath(node.path());
+	}
+
+	static String sequenceOf(String nodeName) {
+		return nodeName.substring(Math.max(0, nodeName.length() - SEQUENCE_LENGTH));
+	}
+
+	/**
+	 * A node in a lock queue.
+	 *
+	 * @param path the node's full path
+	 * @param kind the node's kind
+	 * @param fencingToken the node's creation zxid
+	 * @param sessionId the ZooKeeper session that owns the node
+	 */
+	record QueuedNode(String path, LockNodeKind kind, long fencingToken, long sessionId) {
+
+		String name() {
+			return ZKPaths.getNodeFromPath(this.path);
+		}
+
+	}
+
+}
