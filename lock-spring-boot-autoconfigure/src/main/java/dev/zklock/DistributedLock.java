@@ -51,6 +51,22 @@ public @interface DistributedLock {
 	String waitTime() default "";
 
 	/**
+	 * What the lock lets other holders of the key do meanwhile: nothing
+	 * ({@link LockType#EXCLUSIVE}, the default), read ({@link LockType#READ} and
+	 * {@link LockType#WRITE} form a read/write lock), or hold one of {@link #permits()}
+	 * ({@link LockType#SEMAPHORE}).
+	 * @return the lock type
+	 */
+	LockType type() default LockType.EXCLUSIVE;
+
+	/**
+	 * How many holders a {@link LockType#SEMAPHORE} admits at a time; every holder of the
+	 * key must agree. Must stay {@code 1} for the other types.
+	 * @return the number of permits
+	 */
+	int permits() default 1;
+
+	/**
 	 * What happens when the lock cannot be acquired (another holder kept it for the wait
 	 * time, or ZooKeeper could not be reached): throw the {@link LockException}, or skip
 	 * the method. Exclusive with {@link #fallback()} and {@link #failureHandler()}.

@@ -87,10 +87,32 @@ public class LockTemplate {
 	 * callback threw, the loss is added to its exception as a suppressed one instead
 	 */
 	public <T extends @Nullable Object> T execute(String key, Duration waitTime, LockCallback<T> callback) {
-		Assert.isTrue(key != null && !key.isBlank(), "Lock key must not be null or blank");
-		assertValidWaitTime(waitTime);
+		Assert.notNull(waitTime, "'waitTime' must not be null");
+		return execute(new LockRequest(key, LockType.EXCLUSIVE, 1, waitTime), callback);
+	}
+
+	/**
+	 * Runs the callback while holding the requested lock: exclusive, read, write, or a
+	 * semaphore permit, waiting at most the request's wait time, or the default one.
+	 * @param <T> the type of the result
+	 * @param request the lock to acquire
+	 * @param callback the work to run under the lock
+	 * @return the callback's result
+	 * @throws LockTimeoutException if the lock was not acquired within the wait time
+	 * @throws LockAcquisitionException if the lock could not be acquired for another
+	 * reason
+	 * @throws UndeclaredThrowableException wrapping a checked exception of the callback;
+	 * unchecked exceptions and errors of the callback propagate unchanged
+	 * @throws LockLostException if the lock was lost while the callback ran and the
+	 * registry's {@link dev.zklock.zookeeper.LostLockPolicy} raises losses; when the
+	 * callback threw, the loss is added to its exception as a suppressed one instead
+	 */
+	public <T extends @Nullable Object> T execute(LockRequest request, LockCallback<T> callback) {
+		Assert.notNull(request, "'request' must not be null");
 		Assert.notNull(callback, "'callback' must not be null");
-		AcquiredLock lock = this.registry.acquire(key, waitTime);
+		String key = request.key();
+		Duration waitTime = (request.waitTime() != null) ? request.waitTime() : this.defaultWaitTime;
+		AcquiredLock lock = this.registry.acquire(key, request.type(), request.permits(), waitTime);
 		T result;
 		HeldLocks.push(lock);
 		try {

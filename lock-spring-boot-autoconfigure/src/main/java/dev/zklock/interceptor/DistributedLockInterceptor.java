@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import dev.zklock.LockException;
+import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -47,7 +48,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 		Duration waitTime = (spec.waitTime() != null) ? spec.waitTime() : template.getDefaultWaitTime();
 		AtomicBoolean acquired = new AtomicBoolean();
 		try {
-			return template.execute(key, waitTime, (lock) -> {
+			return template.execute(new LockRequest(key, spec.type(), spec.permits(), waitTime), (lock) -> {
 				acquired.set(true);
 				return proceed(invocation);
 			});

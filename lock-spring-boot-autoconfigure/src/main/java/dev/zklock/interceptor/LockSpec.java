@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Set;
 
+import dev.zklock.LockType;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.expression.Expression;
@@ -15,11 +16,13 @@ import org.springframework.expression.Expression;
  * @param keyExpression the parsed key expression
  * @param variables the variables the key expression reads, such as {@code orderId} for
  * {@code #orderId}
+ * @param type the lock type
+ * @param permits the number of permits of a semaphore, {@code 1} for other types
  * @param waitTime the wait time, or {@code null} for the configured default
  * @param onFailure what a call does instead of running when the lock cannot be acquired
  */
-record LockSpec(Method method, Expression keyExpression, Set<String> variables, @Nullable Duration waitTime,
-		LockFailureResponse onFailure) {
+record LockSpec(Method method, Expression keyExpression, Set<String> variables, LockType type, int permits,
+		@Nullable Duration waitTime, LockFailureResponse onFailure) {
 
 	String describe() {
 		return "@DistributedLock key expression '" + this.keyExpression.getExpressionString() + "' on "

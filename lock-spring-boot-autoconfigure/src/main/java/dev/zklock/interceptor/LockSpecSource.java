@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.zklock.DistributedLock;
+import dev.zklock.LockType;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -80,7 +81,9 @@ final class LockSpecSource {
 		Expression key = parseKey(annotation.key(), method);
 		Set<String> variables = variablesOf(key);
 		checkVariablesAreParameters(variables, key, method);
-		return new LockSpec(method, key, variables, parseWaitTime(annotation.waitTime(), method),
+		checkPermits(annotation, method);
+		return new LockSpec(method, key, variables, annotation.type(), annotation.permits(),
+				parseWaitTime(annotation.waitTime(), method),
 				LockFailureResponse.of(annotation, method, this.beanFactory));
 	}
 
@@ -133,6 +136,18 @@ final class LockSpecSource {
 								: "; parameter names are not available, so compile with '-parameters' or refer "
 										+ "to parameters as #p0, #p1, ..."));
 			}
+		}
+	}
+
+	private static void checkPermits(DistributedLock annotation, Method method) {
+		if (annotation.permits() < 1) {
+			throw new IllegalStateException("@DistributedLock on " + describe(method) + " asks for "
+					+ annotation.permits() + " permits; a semaphore needs at least 1");
+		}
+		if (annotation.permits() != 1 && annotation.type() != LockType.SEMAPHORE) {
+			throw new IllegalStateException(
+					"@DistributedLock on " + describe(method) + " asks for " + annotation.permits() + " permits of a "
+							+ annotation.type() + " lock; permits apply to type = SEMAPHORE only");
 		}
 	}
 

@@ -17,16 +17,12 @@ public final class AcquiredLock implements LockHandle {
 
 	private final LockHold hold;
 
-	private final boolean outermost;
-
 	private final AtomicBoolean released = new AtomicBoolean();
 
-	AcquiredLock(ZooKeeperLockRegistry registry, ZooKeeperLockRegistry.LockEntry entry, LockHold hold,
-			boolean outermost) {
+	AcquiredLock(ZooKeeperLockRegistry registry, ZooKeeperLockRegistry.LockEntry entry, LockHold hold) {
 		this.registry = registry;
 		this.entry = entry;
 		this.hold = hold;
-		this.outermost = outermost;
 	}
 
 	@Override
@@ -67,16 +63,17 @@ public final class AcquiredLock implements LockHandle {
 	}
 
 	/**
-	 * Releases this acquisition; the ZooKeeper lock is released when the outermost
-	 * acquisition of the thread is. Must be called by the thread that acquired the lock.
-	 * Later calls do nothing. Never throws, and never waits long: a release that
-	 * ZooKeeper does not confirm within a second is logged and left to Curator, which
-	 * keeps deleting the lock node in the background (ZooKeeper deletes it anyway when
-	 * the session ends). A release after the lock was lost is no error.
+	 * Releases this acquisition; the ZooKeeper lock is released when the last acquisition
+	 * sharing its hold is (the outermost of a thread's reentrant ones). Must be called by
+	 * the thread that acquired the lock. Later calls do nothing. Never throws, and never
+	 * waits long: a release that ZooKeeper does not confirm within a second is logged and
+	 * left to Curator, which keeps deleting the lock node in the background (ZooKeeper
+	 * deletes it anyway when the session ends). A release after the lock was lost is no
+	 * error.
 	 */
 	public void release() {
 		if (this.released.compareAndSet(false, true)) {
-			this.registry.release(this.entry, this.hold, this.outermost);
+			this.registry.release(this.entry, this.hold);
 		}
 	}
 

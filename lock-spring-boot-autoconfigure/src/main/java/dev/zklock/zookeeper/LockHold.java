@@ -1,5 +1,6 @@
 package dev.zklock.zookeeper;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
@@ -19,6 +20,8 @@ final class LockHold {
 	private final Thread holder;
 
 	private final ReentrantLock lock = new ReentrantLock();
+
+	private final AtomicInteger acquisitions = new AtomicInteger(1);
 
 	private volatile @Nullable String lossReason;
 
@@ -48,6 +51,25 @@ final class LockHold {
 	 */
 	LockQueue.QueuedNode node() {
 		return this.node;
+	}
+
+	LockNodeKind kind() {
+		return this.node.kind();
+	}
+
+	/**
+	 * Counts one more acquisition sharing this hold.
+	 */
+	void enter() {
+		this.acquisitions.incrementAndGet();
+	}
+
+	/**
+	 * Counts one acquisition less.
+	 * @return whether it was the last, which ends the hold
+	 */
+	boolean exit() {
+		return this.acquisitions.decrementAndGet() == 0;
 	}
 
 	/**

@@ -85,7 +85,7 @@ final class LockLossDetector implements AutoCloseable {
 		}
 		if (!this.client.getZookeeperClient().isConnected()) {
 			if (this.policy.trigger() == LostLockPolicy.Trigger.SUSPENDED) {
-				lose(hold, "the connection to ZooKeeper is down");
+				lose(hold, "the connection to ZooKeeper was suspended");
 			}
 			return false;
 		}

@@ -29,7 +29,7 @@ import org.apache.zookeeper.data.Stat;
  */
 final class LockQueue {
 
-	private static final int SEQUENCE_LENGTH = 10;
+	static final int SEQUENCE_LENGTH = 10;
 
 	private static final Comparator<String> BY_SEQUENCE = Comparator.comparing(LockQueue::sequenceOf);
 
@@ -77,6 +77,8 @@ final class LockQueue {
 	 * @param deadlineNanos the deadline, on the {@link System#nanoTime()} scale
 	 * @return whether the node's turn came; {@code false} if the deadline passed first
 	 * @throws KeeperException.NoNodeException if the node is gone: its session ended
+	 * @throws LockNodeKind.ConflictException if the queue holds nodes of kinds that
+	 * cannot be combined with the node's
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
 	boolean awaitTurn(QueuedNode node, long deadlineNanos) throws Exception {
@@ -87,7 +89,7 @@ final class LockQueue {
 			if (position < 0) {
 				throw new KeeperException.NoNodeException(node.path());
 			}
-			String blocker = node.kind().blockerOf(queue, position, this.keyPath);
+			String blocker = node.kind().blockerOf(queue, position);
 			if (blocker == null) {
 				return true;
 			}

@@ -1,6 +1,7 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -9,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockException;
 import dev.zklock.LockTimeoutException;
+import dev.zklock.LockType;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
@@ -129,8 +131,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	}
 
 	/**
-	 * Acquires the lock for the key, waiting at most the wait time, all included: waiting
-	 * for a ZooKeeper connection and for other holders.
+	 * Acquires the exclusive lock for the key, waiting at most the wait time, all
+	 * included: waiting for a ZooKeeper connection and for other holders.
 	 * @param key the lock key
 	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once
 	 * @return the acquisition, to be released by the calling thread
@@ -139,18 +141,45 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * time, failed, or the thread was interrupted (its interrupt flag stays set)
 	 */
 	public AcquiredLock acquire(String key, Duration waitTime) {
+		return acquire(key, LockType.EXCLUSIVE, 1, waitTime);
+	}
+
+	/**
+	 * Acquires a lock of the key of the given type, waiting at most the wait time, all
+	 * included: waiting for a ZooKeeper connection and for other holders.
+	 * @param key the lock key
+	 * @param type what the lock lets other holders do meanwhile
+	 * @param permits the number of permits of a {@link LockType#SEMAPHORE}; {@code 1} for
+	 * the other types
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once
+	 * @return the acquisition, to be released by the calling thread
+	 * @throws LockTimeoutException if other holders kept the lock for the wait time
+	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
+	 * time, failed, other holders use the key as another type of lock, or the thread was
+	 * interrupted (its interrupt flag stays set)
+	 * @throws IllegalStateException if the thread holds the key's read lock and asks for
+	 * its write or exclusive lock, which would deadlock
+	 */
+	public AcquiredLock acquire(String key, LockType type, int permits, Duration waitTime) {
+		LockNodeKind kind = kindOf(type, permits);
 		long deadline = System.nanoTime() + waitTime.toNanos();
 		LockEntry entry = retain(pathOf(key));
+		LockHold current = (kind instanceof LockNodeKind.Permit) ? null : entry.holds.get(Thread.currentThread());
+		if (current != null) {
+			if (kind == LockNodeKind.EXCLUSIVE && current.kind() == LockNodeKind.SHARED) {
+				dispose(entry);
+				throw new IllegalStateException("The current thread holds the read lock of '" + key
+						+ "' and asks for its " + type.name().toLowerCase(Locale.ROOT)
+						+ " lock: that upgrade would wait for itself; release the read lock first");
+			}
+			current.enter();
+			return new AcquiredLock(this, entry, current);
+		}
 		boolean acquired = false;
 		try {
-			LockHold current = entry.holds.get(Thread.currentThread());
-			if (current != null) {
-				acquired = true;
-				return new AcquiredLock(this, entry, current, false);
-			}
-			LockHold hold = acquireInCurrentSession(entry, key, waitTime, deadline);
+			LockHold hold = acquireInCurrentSession(entry, key, kind, waitTime, deadline);
 			acquired = true;
-			return new AcquiredLock(this, entry, hold, true);
+			return new AcquiredLock(this, entry, hold);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -158,6 +187,9 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 		catch (LockException ex) {
 			throw ex;
+		}
+		catch (LockNodeKind.ConflictException ex) {
+			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': " + ex.getMessage(), ex);
 		}
 		catch (Exception ex) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': " + ex, ex);
@@ -169,16 +201,30 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 	}
 
+	private static LockNodeKind kindOf(LockType type, int permits) {
+		Assert.notNull(type, "'type' must not be null");
+		Assert.isTrue(permits == 1 || type == LockType.SEMAPHORE,
+				() -> "Permits apply to semaphores only, but were " + permits + " for a " + type + " lock");
+		return switch (type) {
+			case EXCLUSIVE, WRITE -> LockNodeKind.EXCLUSIVE;
+			case READ -> LockNodeKind.SHARED;
+			case SEMAPHORE -> {
+				Assert.isTrue(permits >= 1, () -> "Permits must be at least 1, but were " + permits);
+				yield LockNodeKind.permit(permits);
+			}
+		};
+	}
+
 	/**
 	 * Waits for the lock node's turn and checks that the node belongs to the current
 	 * session: a waiter whose session ended while it waited holds nothing, and queues
 	 * again if the wait time allows.
 	 */
-	private LockHold acquireInCurrentSession(LockEntry entry, String key, Duration waitTime, long deadline)
-			throws Exception {
+	private LockHold acquireInCurrentSession(LockEntry entry, String key, LockNodeKind kind, Duration waitTime,
+			long deadline) throws Exception {
 		while (true) {
 			awaitConnection(key, waitTime, deadline);
-			QueuedNode node = takeTurnBefore(deadline, entry, key, waitTime);
+			QueuedNode node = takeTurnBefore(deadline, entry, key, kind, waitTime);
 			if (node == null) {
 				throw new LockTimeoutException(key, waitTime);
 			}
@@ -186,7 +232,9 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			this.lossDetector.register(hold);
 			if (hold.sessionId() == this.lossDetector.currentSessionId()
 					&& this.client.getZookeeperClient().isConnected()) {
-				entry.holds.put(hold.holder(), hold);
+				if (!(kind instanceof LockNodeKind.Permit)) {
+					entry.holds.put(hold.holder(), hold);
+				}
 				return hold;
 			}
 			this.lossDetector.unregister(hold);
@@ -217,14 +265,14 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * whose turn did not come is deleted.
 	 * @return the node whose turn came, or {@code null} if other holders kept the lock
 	 */
-	private @Nullable QueuedNode takeTurnBefore(long deadline, LockEntry entry, String key, Duration waitTime)
-			throws Exception {
+	private @Nullable QueuedNode takeTurnBefore(long deadline, LockEntry entry, String key, LockNodeKind kind,
+			Duration waitTime) throws Exception {
 		OverdueInterrupter.Watch watch = this.overdueInterrupter.watch(deadline + ACQUISITION_GRACE.toNanos());
 		QueuedNode node = null;
 		boolean turnCame = false;
 		Exception failure = null;
 		try {
-			node = entry.queue.enqueue(LockNodeKind.EXCLUSIVE);
+			node = entry.queue.enqueue(kind);
 			turnCame = entry.queue.awaitTurn(node, deadline);
 		}
 		catch (Exception ex) {
@@ -238,7 +286,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			return turnCame ? node : null;
 		}
 		if (failure instanceof KeeperException.NoNodeException vanished) {
-			return retryAfterSessionEnded(deadline, entry, key, waitTime, vanished);
+			return retryAfterSessionEnded(deadline, entry, key, kind, waitTime, vanished);
 		}
 		if (overdue) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within " + waitTime.toMillis()
@@ -251,15 +299,15 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * A lock node vanished while it waited: ZooKeeper ended the session that created it.
 	 * Queue again in the new session, within the same deadline.
 	 */
-	private @Nullable QueuedNode retryAfterSessionEnded(long deadline, LockEntry entry, String key, Duration waitTime,
-			KeeperException.NoNodeException ex) throws Exception {
+	private @Nullable QueuedNode retryAfterSessionEnded(long deadline, LockEntry entry, String key, LockNodeKind kind,
+			Duration waitTime, KeeperException.NoNodeException ex) throws Exception {
 		if (System.nanoTime() - deadline >= 0) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within " + waitTime.toMillis()
 					+ "ms: the ZooKeeper session that queued for it ended", ex);
 		}
 		logger.debug("The lock node of '" + key + "' vanished while it waited; queueing again", ex);
 		awaitConnection(key, waitTime, deadline);
-		return takeTurnBefore(deadline, entry, key, waitTime);
+		return takeTurnBefore(deadline, entry, key, kind, waitTime);
 	}
 
 	/**
@@ -267,8 +315,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * interrupt is set aside while ZooKeeper deletes the node, and restored afterwards,
 	 * unless it came from the lost-lock policy.
 	 */
-	void release(LockEntry entry, LockHold hold, boolean outermost) {
-		if (!outermost) {
+	void release(LockEntry entry, LockHold hold) {
+		if (!hold.exit()) {
 			dispose(entry);
 			return;
 		}

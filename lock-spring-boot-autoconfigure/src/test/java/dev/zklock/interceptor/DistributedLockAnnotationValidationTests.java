@@ -1,6 +1,7 @@
 package dev.zklock.interceptor;
 
 import dev.zklock.DistributedLock;
+import dev.zklock.LockType;
 import dev.zklock.OnLockFailure;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
@@ -133,6 +134,40 @@ class DistributedLockAnnotationValidationTests {
 			assertThat(context.getStartupFailure()).hasMessageContaining("TwoResponsesService.work()")
 				.hasMessageContaining("chooses onFailure = SKIP and fallback = \"backup\"; choose one");
 		});
+	}
+
+	@Test
+	void permitsOutsideASemaphoreFailStartUp() {
+		this.contextRunner.withBean(PermitsWithoutSemaphoreService.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining("PermitsWithoutSemaphoreService.work()")
+				.hasMessageContaining("asks for 3 permits of a READ lock; permits apply to type = SEMAPHORE only");
+		});
+	}
+
+	@Test
+	void semaphoreWithoutPermitsFailsStartUp() {
+		this.contextRunner.withBean(NoPermitsService.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining("NoPermitsService.work()")
+				.hasMessageContaining("asks for 0 permits; a semaphore needs at least 1");
+		});
+	}
+
+	static class PermitsWithoutSemaphoreService {
+
+		@DistributedLock(key = "'k'", type = LockType.READ, permits = 3)
+		void work() {
+		}
+
+	}
+
+	static class NoPermitsService {
+
+		@DistributedLock(key = "'k'", type = LockType.SEMAPHORE, permits = 0)
+		void work() {
+		}
+
 	}
 
 	static class MissingFallbackService {
