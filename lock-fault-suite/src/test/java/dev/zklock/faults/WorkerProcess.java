@@ -48,9 +48,9 @@ final class WorkerProcess implements AutoCloseable {
 			List<String> keys, Duration waitTime) {
 		Path historyFile = directory.resolve(name + ".history");
 		List<String> command = List.of(JavaCommand.java(), "-cp", JavaCommand.classpath(), "-Xmx256m",
-				"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", FaultWorker.class.getName(), name, connectString,
-				store.toString(), historyFile.toString(), Integer.toString(threads), String.join(",", keys),
-				Long.toString(waitTime.toMillis()));
+				"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", FaultWorker.class.getName(), name,
+				connectString, store.toString(), historyFile.toString(), Integer.toString(threads),
+				String.join(",", keys), Long.toString(waitTime.toMillis()));
 		try {
 			Process process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(directory.resolve(name + ".log").toFile())

@@ -47,8 +47,9 @@ final class ZooKeeperServerProcess {
 
 	void start() {
 		List<String> command = List.of(JavaCommand.java(), "-cp", JavaCommand.classpath(), "-Xmx128m",
-				"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dznode.container.checkIntervalMs=1000",
-				"org.apache.zookeeper.server.quorum.QuorumPeerMain", this.directory.resolve("zoo.cfg").toString());
+				"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
+				"-Dznode.container.checkIntervalMs=1000", "org.apache.zookeeper.server.quorum.QuorumPeerMain",
+				this.directory.resolve("zoo.cfg").toString());
 		try {
 			this.process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.directory.resolve("server.log").toFile()))
