@@ -43,7 +43,7 @@ class EnsembleFaultTests {
 		leader.kill();
 		Duration election = ensemble.awaitServing(Duration.ofSeconds(30));
 		ZooKeeperServerProcess newLeader = ensemble.leader();
-		report("killed leader %s; %s leads after %d ms", leader, newLeader, election.toMillis());
+		this.run.report("killed leader %s; %s leads after %d ms", leader, newLeader, election.toMillis());
 		assertThat(newLeader).isNotSameAs(leader);
 		this.run.faultsCleared();
 		assertThat(this.run.quietThenCheck(QUIET_PERIOD)).isEmpty();
@@ -52,18 +52,16 @@ class EnsembleFaultTests {
 	@Test
 	void lockingResumesWithoutRestartingTheWorkersWhenTheWholeEnsembleRestarts() throws Exception {
 		ZooKeeperEnsemble ensemble = this.run.ensemble();
+		long stoppedAt = System.nanoTime();
 		ensemble.stop();
 		Thread.sleep(FaultWorker.SESSION_TIMEOUT.plusSeconds(2).toMillis());
 		ensemble.start();
+		long restartedAt = System.nanoTime();
 		Duration startup = ensemble.awaitServing(Duration.ofSeconds(30));
-		report("ensemble down for %d ms past the session timeout, serving %d ms after the restart", 2000,
-				startup.toMillis());
+		this.run.report("ensemble stopped for %d ms (session timeout %d ms), serving again %d ms after the restart",
+				(restartedAt - stoppedAt) / 1_000_000, FaultWorker.SESSION_TIMEOUT.toMillis(), startup.toMillis());
 		this.run.faultsCleared();
 		assertThat(this.run.quietThenCheck(QUIET_PERIOD)).isEmpty();
-	}
-
-	private static void report(String format, Object... arguments) {
-		System.out.println("[fault-suite] " + String.format(format, arguments));
 	}
 
 }

@@ -32,6 +32,8 @@ final class FaultRun implements AutoCloseable {
 
 	private static final Duration MAX_SILENCE = Duration.ofSeconds(6);
 
+	private final String name;
+
 	private final Path directory;
 
 	private final FencedStore store;
@@ -46,7 +48,8 @@ final class FaultRun implements AutoCloseable {
 
 	private long quietFrom;
 
-	private FaultRun(Path directory, int servers) throws IOException {
+	private FaultRun(String name, Path directory, int servers) throws IOException {
+		this.name = name;
 		this.directory = directory;
 		this.store = new FencedStore();
 		this.ensemble = new ZooKeeperEnsemble(directory, servers);
@@ -64,7 +67,7 @@ final class FaultRun implements AutoCloseable {
 		Path directory = Path.of("target", "fault-runs", name).toAbsolutePath();
 		FileSystemUtils.deleteRecursively(directory);
 		Files.createDirectories(directory);
-		FaultRun run = new FaultRun(directory, servers);
+		FaultRun run = new FaultRun(name, directory, servers);
 		try {
 			run.ensemble.start();
 			run.ensemble.awaitServing(Duration.ofSeconds(30));
@@ -177,7 +180,7 @@ final class FaultRun implements AutoCloseable {
 		return violations;
 	}
 
-	List<History> histories() {
+	private List<History> histories() {
 		return this.workers.stream().map(WorkerProcess::history).toList();
 	}
 
@@ -211,6 +214,15 @@ final class FaultRun implements AutoCloseable {
 		lines.add(violations.size() + " violations");
 		violations.forEach((violation) -> lines.add(violation.toString()));
 		return lines;
+	}
+
+	/**
+	 * Prints an observation of the run (timings, what a holder saw) to the test output.
+	 * @param format the message's format
+	 * @param arguments the message's arguments
+	 */
+	void report(String format, Object... arguments) {
+		System.out.println("[" + this.name + "] " + String.format(format, arguments));
 	}
 
 	/**

@@ -58,12 +58,9 @@ record HistoryEvent(long timeMicros, String thread, Type type, String key, long 
 
 	}
 
-	static long microsOf(Instant instant) {
-		return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1_000;
-	}
-
 	static long nowMicros() {
-		return microsOf(Instant.now());
+		Instant now = Instant.now();
+		return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
 	}
 
 	static HistoryEvent parse(String line) {
@@ -78,15 +75,6 @@ record HistoryEvent(long timeMicros, String thread, Type type, String key, long 
 	String format() {
 		return String.join(SEPARATOR, Long.toString(this.timeMicros), this.thread, this.type.name(), this.key,
 				Long.toString(this.token), this.detail);
-	}
-
-	/**
-	 * The worker that recorded the event: the thread name up to its last dash.
-	 * @return the worker's name
-	 */
-	String worker() {
-		int dash = this.thread.lastIndexOf('-');
-		return (dash > 0) ? this.thread.substring(0, dash) : this.thread;
 	}
 
 }

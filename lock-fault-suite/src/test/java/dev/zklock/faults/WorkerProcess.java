@@ -70,10 +70,6 @@ final class WorkerProcess implements AutoCloseable {
 		return History.read(this.name, this.historyFile);
 	}
 
-	boolean isAlive() {
-		return this.process.isAlive();
-	}
-
 	/**
 	 * Sends a command line to the worker.
 	 * @param command the command, such as {@code stall 1500}

@@ -65,10 +65,6 @@ final class ZooKeeperEnsemble implements AutoCloseable {
 		return this.servers.stream().map(ZooKeeperServerProcess::address).collect(Collectors.joining(","));
 	}
 
-	List<ZooKeeperServerProcess> servers() {
-		return List.copyOf(this.servers);
-	}
-
 	/**
 	 * Starts every server that is not running.
 	 */

@@ -33,14 +33,6 @@ final class ZooKeeperServerProcess {
 		this.clientPort = clientPort;
 	}
 
-	int id() {
-		return this.id;
-	}
-
-	int clientPort() {
-		return this.clientPort;
-	}
-
 	String address() {
 		return "127.0.0.1:" + this.clientPort;
 	}
