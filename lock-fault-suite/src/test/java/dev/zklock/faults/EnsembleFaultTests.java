@@ -28,7 +28,9 @@ class EnsembleFaultTests {
 
 	@AfterEach
 	void closeRun() {
-		this.run.close();
+		if (this.run != null) {
+			this.run.close();
+		}
 	}
 
 	@Test

@@ -22,7 +22,7 @@ import org.springframework.util.FileSystemUtils;
 final class FaultRun implements AutoCloseable {
 
 	/** Keys the workers lock: few, so that every key is contended. */
-	static final List<String> KEYS = List.of("alpha", "beta");
+	private static final List<String> KEYS = List.of("alpha", "beta");
 
 	private static final int WORKERS = 3;
 
@@ -102,8 +102,11 @@ final class FaultRun implements AutoCloseable {
 	 * @return the holder's {@code STALL} event (its key and token)
 	 */
 	HistoryEvent stallNextHolder(WorkerProcess worker, Duration stall) throws InterruptedException {
+		long sentAt = HistoryEvent.nowMicros();
 		worker.send("stall " + stall.toMillis());
-		return awaitEvent(List.of(worker), (event) -> event.type() == HistoryEvent.Type.STALL, Duration.ofSeconds(10));
+		return awaitEvent(List.of(worker),
+				(event) -> event.type() == HistoryEvent.Type.STALL && event.timeMicros() >= sentAt,
+				Duration.ofSeconds(10));
 	}
 
 	/**
