@@ -60,7 +60,9 @@ class ClientFaultTests {
 	@Test
 	void pausedHolderFindsItsLockInvalidAndItsWriteRejectedWhenItResumes() throws Exception {
 		WorkerProcess victim = this.run.workers().get(0);
-		HistoryEvent stalled = this.run.stallNextHolder(victim, Duration.ofMillis(1500));
+		// The pause starts during the stall and outlasts it: the holder writes as it
+		// resumes
+		HistoryEvent stalled = this.run.stallNextHolder(victim, Duration.ofSeconds(3));
 		victim.pause();
 		long pausedAt = System.nanoTime();
 		HistoryEvent overtaking = this.run.awaitEvent(

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,17 +54,20 @@ final class HistoryChecker {
 			.forEach((hold) -> claimsByKey.computeIfAbsent(hold.key(), (key) -> new ArrayList<>()).add(hold));
 		for (List<Hold> claims : claimsByKey.values()) {
 			claims.sort(Comparator.comparingLong(Hold::acquiredAt));
+			Map<Hold, List<Hold>> overlapping = new LinkedHashMap<>();
 			List<Hold> active = new ArrayList<>();
 			for (Hold claim : claims) {
 				active.removeIf((earlier) -> earlier.claimedUntil() < claim.acquiredAt());
 				for (Hold earlier : active) {
 					if (!earlier.thread().equals(claim.thread()) && earlier.overlapsClaimOf(claim)) {
-						violations.add(new Violation(Violation.Rule.MUTUAL_EXCLUSION,
-								"both claimed validity at once: " + earlier + " / " + claim));
+						overlapping.computeIfAbsent(earlier, (hold) -> new ArrayList<>()).add(claim);
 					}
 				}
 				active.add(claim);
 			}
+			overlapping.forEach((earlier, later) -> violations
+				.add(new Violation(Violation.Rule.MUTUAL_EXCLUSION, earlier + ", while " + later.size()
+						+ " later holds by other threads claimed it too, first " + later.get(0))));
 		}
 	}
 
