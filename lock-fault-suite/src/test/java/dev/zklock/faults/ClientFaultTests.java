@@ -1,0 +1,135 @@
+package dev.zklock.faults;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Faults of the worker processes, against one standalone ZooKeeper server: three workers
+ * of two threads each increment two counters in the fenced store under locks, a fault
+ * hits one of them while it holds a lock, and after a quiet period the checker goes over
+ * everything they and the store recorded.
+ */
+class ClientFaultTests {
+
+	private static final Duration QUIET_PERIOD = Duration.ofSeconds(10);
+
+	/** Longer than the session timeout, with room for the others to take the lock. */
+	private static final Duration PAST_SESSION_TIMEOUT = FaultWorker.SESSION_TIMEOUT.plusSeconds(4);
+
+	private FaultRun run;
+
+	@BeforeEach
+	void startRun(TestInfo test) throws Exception {
+		this.run = FaultRun.start("client-" + test.getTestMethod().orElseThrow().getName(), 1);
+	}
+
+	@AfterEach
+	void closeRun() {
+		if (this.run != null) {
+			this.run.close();
+		}
+	}
+
+	@Test
+	void withoutFaultsEveryThreadProgressesAndNothingIsViolated() throws Exception {
+		assertThat(this.run.quietThenCheck(QUIET_PERIOD)).isEmpty();
+	}
+
+	@Test
+	void lockOfAKilledHolderPassesToTheOthersWhenItsSessionExpires() throws Exception {
+		WorkerProcess victim = this.run.workers().get(0);
+		HistoryEvent stalled = this.run.stallNextHolder(victim, Duration.ofMinutes(1));
+		long killedAt = HistoryEvent.nowMicros();
+		this.run.kill(victim);
+		this.run.faultsCleared();
+		HistoryEvent next = this.run.awaitEvent(this.run.othersThan(victim), (event) -> isLaterHoldOf(event, stalled),
+				PAST_SESSION_TIMEOUT.plusSeconds(10));
+		this.run.report("next hold of '%s' %d ms after the kill of its holder", stalled.key(),
+				(next.timeMicros() - killedAt) / 1000);
+		assertThat(this.run.quietThenCheck(QUIET_PERIOD)).isEmpty();
+	}
+
+	@Test
+	void pausedHolderFindsItsLockInvalidAndItsWriteRejectedWhenItResumes() throws Exception {
+		WorkerProcess victim = this.run.workers().get(0);
+		// The pause starts during the stall and outlasts it: the holder writes as it
+		// resumes
+		HistoryEvent stalled = this.run.stallNextHolder(victim, Duration.ofSeconds(3));
+		victim.pause();
+		long pausedAt = System.nanoTime();
+		HistoryEvent overtaking = this.run.awaitEvent(
+				this.run.othersThan(victim), (event) -> isLaterHoldOf(event, stalled)
+						&& event.type() == HistoryEvent.Type.WRITE && event.detail().endsWith(" ACCEPTED"),
+				PAST_SESSION_TIMEOUT.plusSeconds(10));
+		this.run.report("while %s was paused, %s wrote '%s' with token %d > %d", victim, overtaking.thread(),
+				stalled.key(), overtaking.token(), stalled.token());
+		Thread.sleep(Math.max(0, PAST_SESSION_TIMEOUT.toMillis() - (System.nanoTime() - pausedAt) / 1_000_000));
+		victim.resume();
+		this.run.faultsCleared();
+		List<Violation> violations = this.run.quietThenCheck(QUIET_PERIOD);
+		Hold resumed = holdOf(victim, stalled);
+		this.run.report("resumed holder recorded %s", resumed.events());
+		assertFencedOff(resumed, violations);
+	}
+
+	@Test
+	void holderWhoseSessionExpiresFindsItsLockInvalidAndItsWriteRejected() throws Exception {
+		WorkerProcess victim = this.run.workers().get(0);
+		HistoryEvent stalled = this.run.stallNextHolder(victim, PAST_SESSION_TIMEOUT);
+		victim.send("expire-session");
+		long expiredAt = HistoryEvent.nowMicros();
+		HistoryEvent next = this.run.awaitEvent(this.run.othersThan(victim), (event) -> isLaterHoldOf(event, stalled),
+				PAST_SESSION_TIMEOUT.plusSeconds(10));
+		this.run.report("next hold of '%s' %d ms after the holder's session expired", stalled.key(),
+				(next.timeMicros() - expiredAt) / 1000);
+		this.run
+			.awaitEvent(
+					List.of(victim), (event) -> event.type() == HistoryEvent.Type.VALID
+							&& event.token() == stalled.token() && event.key().equals(stalled.key()),
+					Duration.ofSeconds(20));
+		this.run.faultsCleared();
+		List<Violation> violations = this.run.quietThenCheck(QUIET_PERIOD);
+		Hold expired = holdOf(victim, stalled);
+		this.run.report("holder whose session expired recorded %s", expired.events());
+		assertFencedOff(expired, violations);
+	}
+
+	/**
+	 * Asserts that a holder whose lock passed to another holder saw its lock invalid, had
+	 * its write rejected, and that the run broke no promise.
+	 */
+	private static void assertFencedOff(Hold stale, List<Violation> violations) {
+		SoftAssertions.assertSoftly((softly) -> {
+			softly.assertThat(stale.lastOf(HistoryEvent.Type.WRITE).map(HistoryEvent::detail).orElse("no write"))
+				.as("the stale holder's write")
+				.endsWith(" REJECTED");
+			softly.assertThat(stale.lastOf(HistoryEvent.Type.VALID).map(HistoryEvent::detail).orElse("no observation"))
+				.as("isValid() as the stale holder saw it after its write")
+				.isEqualTo("false");
+			softly.assertThat(violations).isEmpty();
+		});
+	}
+
+	private static boolean isLaterHoldOf(HistoryEvent event, HistoryEvent stalled) {
+		return event.key().equals(stalled.key()) && event.token() > stalled.token()
+				&& (event.type() == HistoryEvent.Type.ACQUIRED || event.type() == HistoryEvent.Type.WRITE);
+	}
+
+	private static Hold holdOf(WorkerProcess worker, HistoryEvent stalled) {
+		return worker.history()
+			.holds()
+			.stream()
+			.filter((hold) -> hold.thread().equals(stalled.thread()) && hold.token() == stalled.token())
+			.findFirst()
+			.orElseThrow();
+	}
+
+}

@@ -1,0 +1,70 @@
+package dev.zklock.faults;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * A worker's connection to the {@link FencedStore} of the test JVM.
+ */
+final class FencedStoreClient {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+	private final HttpClient client = HttpClient.newBuilder()
+		.version(HttpClient.Version.HTTP_1_1)
+		.connectTimeout(TIMEOUT)
+		.build();
+
+	private final URI store;
+
+	FencedStoreClient(URI store) {
+		this.store = store;
+	}
+
+	long read(String key) {
+		return Long.parseLong(send(HttpRequest.newBuilder(uri("/read?key=" + encode(key))).GET()));
+	}
+
+	/**
+	 * Asks the store to set the key's value, carrying the writer's fencing token.
+	 * @param key the key
+	 * @param token the writer's fencing token
+	 * @param value the new value
+	 * @return whether the store accepted the write
+	 */
+	boolean write(String key, long token, long value) {
+		String answer = send(
+				HttpRequest.newBuilder(uri("/write?key=" + encode(key) + "&token=" + token + "&value=" + value))
+					.POST(HttpRequest.BodyPublishers.noBody()));
+		return answer.equals("ACCEPTED");
+	}
+
+	private URI uri(String pathAndQuery) {
+		return this.store.resolve(pathAndQuery);
+	}
+
+	private String send(HttpRequest.Builder request) {
+		try {
+			return this.client.send(request.timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString()).body();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while talking to the store", ex);
+		}
+	}
+
+	private static String encode(String key) {
+		return URLEncoder.encode(key, StandardCharsets.UTF_8);
+	}
+
+}

@@ -1,0 +1,140 @@
+package dev.zklock.faults;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Checks a fault run against the promises of the starter and of fencing:
+ * <ol>
+ * <li>no two holds of a key by different threads both claim validity at the same time (a
+ * hold claims validity from its acquisition to its last {@code isValid() == true}
+ * observation, if its last observation was {@code true});
+ * <li>the store accepted no write whose token was lower than the highest it had seen for
+ * the key, and rejected only such writes;
+ * <li>no accepted update was lost: each key's final value is the number of increments the
+ * store accepted for it;
+ * <li>every thread of every surviving worker made a hold with an accepted write once the
+ * faults cleared, and was still recording shortly before the run ended.
+ * </ol>
+ */
+final class HistoryChecker {
+
+	private final Duration maxSilence;
+
+	/**
+	 * Creates a checker.
+	 * @param maxSilence how long before the end of the run a surviving thread may have
+	 * last recorded something without being considered stuck
+	 */
+	HistoryChecker(Duration maxSilence) {
+		this.maxSilence = maxSilence;
+	}
+
+	List<Violation> check(RunRecord run) {
+		List<Violation> violations = new ArrayList<>();
+		checkMutualExclusion(run.histories(), violations);
+		checkFencing(run.storeLog(), violations);
+		checkNoLostUpdate(run.storeLog(), run.finalValues(), violations);
+		checkProgress(run, violations);
+		return violations;
+	}
+
+	private void checkMutualExclusion(List<History> histories, List<Violation> violations) {
+		Map<String, List<Hold>> claimsByKey = new HashMap<>();
+		histories.stream()
+			.flatMap((history) -> history.holds().stream())
+			.filter(Hold::claimsValidity)
+			.forEach((hold) -> claimsByKey.computeIfAbsent(hold.key(), (key) -> new ArrayList<>()).add(hold));
+		for (List<Hold> claims : claimsByKey.values()) {
+			claims.sort(Comparator.comparingLong(Hold::acquiredAt));
+			Map<Hold, List<Hold>> overlapping = new LinkedHashMap<>();
+			List<Hold> active = new ArrayList<>();
+			for (Hold claim : claims) {
+				active.removeIf((earlier) -> earlier.claimedUntil() < claim.acquiredAt());
+				for (Hold earlier : active) {
+					if (!earlier.thread().equals(claim.thread()) && earlier.overlapsClaimOf(claim)) {
+						overlapping.computeIfAbsent(earlier, (hold) -> new ArrayList<>()).add(claim);
+					}
+				}
+				active.add(claim);
+			}
+			overlapping.forEach((earlier, later) -> violations
+				.add(new Violation(Violation.Rule.MUTUAL_EXCLUSION, earlier + ", while " + later.size()
+						+ " later holds by other threads claimed it too, first " + later.get(0))));
+		}
+	}
+
+	private void checkFencing(List<StoreWrite> storeLog, List<Violation> violations) {
+		Map<String, Long> highestTokens = new HashMap<>();
+		for (StoreWrite write : storeLog) {
+			Long highest = highestTokens.get(write.key());
+			boolean stale = highest != null && write.token() < highest;
+			if (write.accepted() && stale) {
+				violations.add(new Violation(Violation.Rule.FENCING, "the store accepted token " + write.token()
+						+ " for '" + write.key() + "' after seeing token " + highest + ": " + write.format()));
+			}
+			if (!write.accepted() && !stale) {
+				violations
+					.add(new Violation(Violation.Rule.FENCING, "the store rejected token " + write.token() + " for '"
+							+ write.key() + "', which was not stale (highest " + highest + "): " + write.format()));
+			}
+			if (write.accepted()) {
+				highestTokens.merge(write.key(), write.token(), Math::max);
+			}
+		}
+	}
+
+	private void checkNoLostUpdate(List<StoreWrite> storeLog, Map<String, Long> finalValues,
+			List<Violation> violations) {
+		Map<String, Long> acceptedIncrements = new HashMap<>();
+		storeLog.stream()
+			.filter(StoreWrite::accepted)
+			.forEach((write) -> acceptedIncrements.merge(write.key(), 1L, Long::sum));
+		Set<String> keys = new TreeSet<>(acceptedIncrements.keySet());
+		keys.addAll(finalValues.keySet());
+		for (String key : keys) {
+			long accepted = acceptedIncrements.getOrDefault(key, 0L);
+			long value = finalValues.getOrDefault(key, 0L);
+			if (accepted != value) {
+				violations.add(new Violation(Violation.Rule.LOST_UPDATE, "'" + key + "' ends at " + value + " after "
+						+ accepted + " accepted increments: " + (accepted - value) + " lost"));
+			}
+		}
+	}
+
+	private void checkProgress(RunRecord run, List<Violation> violations) {
+		long silentBefore = run.endedAt() - this.maxSilence.toNanos() / 1_000;
+		for (History history : run.histories()) {
+			if (!run.survivors().contains(history.worker())) {
+				continue;
+			}
+			if (history.threads().isEmpty()) {
+				violations.add(new Violation(Violation.Rule.PROGRESS, "worker " + history.worker() + " never started"));
+			}
+			List<Hold> holds = history.holds();
+			for (String thread : history.threads()) {
+				boolean progressed = holds.stream()
+					.anyMatch((hold) -> hold.thread().equals(thread) && hold.acquiredAt() >= run.quietFrom()
+							&& hold.wroteAccepted());
+				if (!progressed) {
+					violations.add(new Violation(Violation.Rule.PROGRESS, thread
+							+ " made no hold with an accepted write after the faults cleared at " + run.quietFrom()));
+				}
+				List<HistoryEvent> events = history.eventsOf(thread);
+				long last = events.get(events.size() - 1).timeMicros();
+				if (last < silentBefore) {
+					violations.add(new Violation(Violation.Rule.PROGRESS, thread + " was stuck: its last event at "
+							+ last + " is more than " + this.maxSilence + " before the end at " + run.endedAt()));
+				}
+			}
+		}
+	}
+
+}

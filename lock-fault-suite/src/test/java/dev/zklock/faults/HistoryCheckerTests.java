@@ -1,0 +1,185 @@
+package dev.zklock.faults;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The checker on synthetic histories: it passes a correct run and catches each kind of
+ * violation. Times are in microseconds from an arbitrary origin.
+ */
+class HistoryCheckerTests {
+
+	private static final long END = 100_000_000;
+
+	private static final long QUIET_FROM = END - 5_000_000;
+
+	/** Within the allowed silence before the end: where holds of live threads go. */
+	private static final long RECENT = END - 1_000_000;
+
+	private final HistoryChecker checker = new HistoryChecker(Duration.ofSeconds(2));
+
+	@Test
+	void correctRunHasNoViolation() {
+		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 10, RECENT + 100, 1, true, true));
+		History w2 = history("w2", started("w2-t0"), hold("w2-t0", "k", 11, RECENT + 300, 2, true, true));
+		assertThat(check(List.of(w1, w2), List.of(accepted(10, 1), accepted(11, 2)), Map.of("k", 2L))).isEmpty();
+	}
+
+	@Test
+	void overlappingHoldsThatBothClaimValidityBreakMutualExclusion() {
+		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 10, RECENT + 100, 1, true, true));
+		History w2 = history("w2", started("w2-t0"), hold("w2-t0", "k", 11, RECENT + 110, 2, true, true));
+		assertThat(rules(check(List.of(w1, w2), List.of(accepted(10, 1), accepted(11, 2)), Map.of("k", 2L))))
+			.containsExactly(Violation.Rule.MUTUAL_EXCLUSION);
+	}
+
+	@Test
+	void overlappingHoldsOfDifferentThreadsOfOneWorkerBreakMutualExclusion() {
+		History w1 = history("w1", started("w1-t0"), started("w1-t1"),
+				hold("w1-t0", "k", 10, RECENT + 100, 1, true, true),
+				hold("w1-t1", "k", 11, RECENT + 110, 2, true, true));
+		assertThat(rules(check(List.of(w1), List.of(accepted(10, 1), accepted(11, 2)), Map.of("k", 2L))))
+			.containsExactly(Violation.Rule.MUTUAL_EXCLUSION);
+	}
+
+	@Test
+	void overlappingHoldWhoseHolderSawItInvalidBreaksNothing() {
+		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 10, RECENT + 100, 1, false, false),
+				hold("w1-t0", "k", 12, RECENT + 200, 2, true, true));
+		History w2 = history("w2", started("w2-t0"), hold("w2-t0", "k", 11, RECENT + 110, 1, true, true));
+		assertThat(check(List.of(w1, w2), List.of(accepted(11, 1), rejected(10, 1), accepted(12, 2)), Map.of("k", 2L)))
+			.isEmpty();
+	}
+
+	@Test
+	void overlappingHoldsOfDifferentKeysBreakNothing() {
+		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "a", 10, RECENT + 100, 1, true, true));
+		History w2 = history("w2", started("w2-t0"), hold("w2-t0", "b", 11, RECENT + 110, 1, true, true));
+		assertThat(check(List.of(w1, w2), List.of(write("a", 10, 1, true), write("b", 11, 1, true)),
+				Map.of("a", 1L, "b", 1L)))
+			.isEmpty();
+	}
+
+	@Test
+	void acceptedStaleTokenBreaksFencing() {
+		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 11, RECENT + 100, 2, true, true));
+		assertThat(rules(check(List.of(w1), List.of(accepted(11, 1), accepted(10, 2)), Map.of("k", 2L))))
+			.containsExactly(Violation.Rule.FENCING);
+	}
+
+	@Test
+	void rejectedCurrentTokenBreaksFencing() {
+		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 11, RECENT + 100, 1, true, true));
+		assertThat(rules(check(List.of(w1), List.of(accepted(10, 1), rejected(11, 2)), Map.of("k", 1L))))
+			.containsExactly(Violation.Rule.FENCING);
+	}
+
+	@Test
+	void finalValueBelowTheAcceptedIncrementsIsALostUpdate() {
+		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 11, RECENT + 100, 1, true, true));
+		assertThat(rules(check(List.of(w1), List.of(accepted(10, 1), accepted(11, 1)), Map.of("k", 1L))))
+			.containsExactly(Violation.Rule.LOST_UPDATE);
+	}
+
+	@Test
+	void threadWithoutAcceptedWriteAfterTheFaultsClearedMadeNoProgress() {
+		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 10, QUIET_FROM - 100, 1, true, true),
+				event(END - 100, "w1-t0", HistoryEvent.Type.FAILED, "k", 0, "LockTimeoutException"));
+		assertThat(rules(check(List.of(w1), List.of(accepted(10, 1)), Map.of("k", 1L))))
+			.containsExactly(Violation.Rule.PROGRESS);
+	}
+
+	@Test
+	void threadSilentLongBeforeTheEndWasStuck() {
+		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 10, QUIET_FROM + 100, 1, true, true),
+				event(QUIET_FROM + 200, "w1-t0", HistoryEvent.Type.ACQUIRED, "k", 11, ""));
+		assertThat(rules(check(List.of(w1), List.of(accepted(10, 1)), Map.of("k", 1L))))
+			.containsExactly(Violation.Rule.PROGRESS);
+	}
+
+	@Test
+	void killedWorkerNeedsNoProgress() {
+		History killed = history("w1", started("w1-t0"), event(1_000, "w1-t0", HistoryEvent.Type.ACQUIRED, "k", 9, ""));
+		History w2 = history("w2", started("w2-t0"), hold("w2-t0", "k", 10, RECENT + 100, 1, true, true));
+		RunRecord run = new RunRecord(List.of(killed, w2), List.of(accepted(10, 1)), Map.of("k", 1L), QUIET_FROM, END,
+				Set.of("w2"));
+		assertThat(this.checker.check(run)).isEmpty();
+	}
+
+	@Test
+	void holdsAreReadBackFromTheirHistoryLines() {
+		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 10, RECENT + 100, 1, true, true));
+		List<HistoryEvent> reparsed = w1.events().stream().map(HistoryEvent::format).map(HistoryEvent::parse).toList();
+		assertThat(reparsed).isEqualTo(w1.events());
+		assertThat(w1.holds()).singleElement().satisfies((hold) -> {
+			assertThat(hold.claimsValidity()).isTrue();
+			assertThat(hold.wroteAccepted()).isTrue();
+			assertThat(hold.claimedUntil()).isEqualTo(RECENT + 100 + 30);
+		});
+	}
+
+	private List<Violation> check(List<History> histories, List<StoreWrite> storeLog, Map<String, Long> values) {
+		Set<String> everyone = Set.copyOf(histories.stream().map(History::worker).toList());
+		return this.checker.check(new RunRecord(histories, storeLog, values, QUIET_FROM, END, everyone));
+	}
+
+	private static List<Violation.Rule> rules(List<Violation> violations) {
+		return violations.stream().map(Violation::rule).distinct().toList();
+	}
+
+	private static History history(String worker, Object... eventsOrHolds) {
+		List<HistoryEvent> events = new ArrayList<>();
+		for (Object item : eventsOrHolds) {
+			if (item instanceof HistoryEvent event) {
+				events.add(event);
+			}
+			else {
+				((List<?>) item).forEach((event) -> events.add((HistoryEvent) event));
+			}
+		}
+		return new History(worker, events);
+	}
+
+	private static HistoryEvent started(String thread) {
+		return event(0, thread, HistoryEvent.Type.STARTED, "-", 0, "");
+	}
+
+	/**
+	 * A hold lasting 40 µs: acquired, read, written 20 µs later, checked for validity 30
+	 * µs after the acquisition, released.
+	 */
+	private static List<HistoryEvent> hold(String thread, String key, long token, long acquiredAt, long value,
+			boolean accepted, boolean valid) {
+		return List.of(event(acquiredAt, thread, HistoryEvent.Type.ACQUIRED, key, token, ""),
+				event(acquiredAt + 10, thread, HistoryEvent.Type.READ, key, token, Long.toString(value - 1)),
+				event(acquiredAt + 20, thread, HistoryEvent.Type.WRITE, key, token,
+						value + (accepted ? " ACCEPTED" : " REJECTED")),
+				event(acquiredAt + 30, thread, HistoryEvent.Type.VALID, key, token, Boolean.toString(valid)),
+				event(acquiredAt + 40, thread, HistoryEvent.Type.RELEASED, key, token, ""));
+	}
+
+	private static HistoryEvent event(long time, String thread, HistoryEvent.Type type, String key, long token,
+			String detail) {
+		return new HistoryEvent(time, thread, type, key, token, detail);
+	}
+
+	private static StoreWrite accepted(long token, long value) {
+		return write("k", token, value, true);
+	}
+
+	private static StoreWrite rejected(long token, long value) {
+		return write("k", token, value, false);
+	}
+
+	private static StoreWrite write(String key, long token, long value, boolean accepted) {
+		return new StoreWrite(0, key, token, value, accepted);
+	}
+
+}

@@ -1,0 +1,23 @@
+package dev.zklock.faults;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Everything a fault run left behind for the {@link HistoryChecker}.
+ *
+ * @param histories the history of every worker, dead or alive
+ * @param storeLog the fenced store's log of the writes it decided, in order
+ * @param finalValues the store's value of every key at the end
+ * @param quietFrom when the faults had cleared, in epoch microseconds: from then on every
+ * surviving thread must make progress
+ * @param endedAt when the run ended (before the workers were told to stop), in epoch
+ * microseconds
+ * @param survivors the names of the workers that must make progress (every worker that
+ * was not killed)
+ */
+record RunRecord(List<History> histories, List<StoreWrite> storeLog, Map<String, Long> finalValues, long quietFrom,
+		long endedAt, Set<String> survivors) {
+
+}
