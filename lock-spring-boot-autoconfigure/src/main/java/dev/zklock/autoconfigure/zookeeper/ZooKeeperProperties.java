@@ -39,6 +39,10 @@ public class ZooKeeperProperties {
 
 	private final Embedded embedded = new Embedded();
 
+	private final Authentication authentication = new Authentication();
+
+	private final Ssl ssl = new Ssl();
+
 	public @Nullable String getConnectString() {
 		return this.connectString;
 	}
@@ -77,6 +81,14 @@ public class ZooKeeperProperties {
 
 	public Embedded getEmbedded() {
 		return this.embedded;
+	}
+
+	public Authentication getAuthentication() {
+		return this.authentication;
+	}
+
+	public Ssl getSsl() {
+		return this.ssl;
 	}
 
 	/**
@@ -171,6 +183,146 @@ public class ZooKeeperProperties {
 
 		public void setDataDirectory(@Nullable Path dataDirectory) {
 			this.dataDirectory = dataDirectory;
+		}
+
+	}
+
+	/**
+	 * Authentication of the client to ZooKeeper. When credentials are set, every node the
+	 * client creates is readable and writable only by clients holding the same
+	 * credentials.
+	 */
+	public static class Authentication {
+
+		/**
+		 * Authentication scheme; 'digest' (user name and password) is the only one
+		 * supported.
+		 */
+		private String scheme = "digest";
+
+		/**
+		 * User name for digest authentication. Setting it turns on authentication and
+		 * restricts the nodes the client creates to clients with the same credentials.
+		 */
+		private @Nullable String username;
+
+		/**
+		 * Password for digest authentication.
+		 */
+		private @Nullable String password;
+
+		public String getScheme() {
+			return this.scheme;
+		}
+
+		public void setScheme(String scheme) {
+			this.scheme = scheme;
+		}
+
+		public @Nullable String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(@Nullable String username) {
+			this.username = username;
+		}
+
+		public @Nullable String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(@Nullable String password) {
+			this.password = password;
+		}
+
+	}
+
+	/**
+	 * TLS between the client and ZooKeeper's secure client port, configured for this
+	 * client only.
+	 */
+	public static class Ssl {
+
+		/**
+		 * Whether to connect to ZooKeeper over TLS, through Netty.
+		 */
+		private boolean enabled;
+
+		private final Store keyStore = new Store();
+
+		private final Store trustStore = new Store();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		/**
+		 * Key store holding the client's certificate and private key, for servers that
+		 * authenticate clients (ZooKeeper's default).
+		 * @return the key store
+		 */
+		public Store getKeyStore() {
+			return this.keyStore;
+		}
+
+		/**
+		 * Trust store holding the certificates that the server's certificate must chain
+		 * to; the JDK's default trust store when no location is set.
+		 * @return the trust store
+		 */
+		public Store getTrustStore() {
+			return this.trustStore;
+		}
+
+		/**
+		 * A key store or trust store file.
+		 */
+		public static class Store {
+
+			/**
+			 * Path of the store file.
+			 */
+			private @Nullable Path location;
+
+			/**
+			 * Password of the store file.
+			 */
+			private @Nullable String password;
+
+			/**
+			 * Type of the store file: JKS, PKCS12, PEM or BCFKS; deduced from the file
+			 * name's extension when not set.
+			 */
+			private @Nullable String type;
+
+			public @Nullable Path getLocation() {
+				return this.location;
+			}
+
+			public void setLocation(@Nullable Path location) {
+				this.location = location;
+			}
+
+			public @Nullable String getPassword() {
+				return this.password;
+			}
+
+			public void setPassword(@Nullable String password) {
+				this.password = password;
+			}
+
+			public @Nullable String getType() {
+				return this.type;
+			}
+
+			public void setType(@Nullable String type) {
+				this.type = type;
+			}
+
 		}
 
 	}
