@@ -27,19 +27,17 @@ import org.springframework.core.Ordered;
  */
 final class TlsClientConfigCustomizer implements CuratorFrameworkBuilderCustomizer, Ordered {
 
-	private static final String PREFIX = "distributed-lock.zookeeper.ssl.";
+	private final Store keyStore;
 
-	private static final String HIDDEN = "******";
-
-	private final ZooKeeperProperties.Ssl.Store keyStore;
-
-	private final ZooKeeperProperties.Ssl.Store trustStore;
+	private final Store trustStore;
 
 	TlsClientConfigCustomizer(ZooKeeperProperties.Ssl ssl) {
-		this.keyStore = ssl.getKeyStore();
-		this.trustStore = ssl.getTrustStore();
-		check(this.keyStore, "key-store", false);
-		check(this.trustStore, "trust-store", true);
+		this.keyStore = new Store("key-store", false, ssl.getKeyStoreLocation(), ssl.getKeyStorePassword(),
+				ssl.getKeyStoreType());
+		this.trustStore = new Store("trust-store", true, ssl.getTrustStoreLocation(), ssl.getTrustStorePassword(),
+				ssl.getTrustStoreType());
+		this.keyStore.check();
+		this.trustStore.check();
 	}
 
 	@Override
@@ -47,100 +45,114 @@ final class TlsClientConfigCustomizer implements CuratorFrameworkBuilderCustomiz
 		builder.zkClientConfig(clientConfig());
 	}
 
-	ZKClientConfig clientConfig() {
+	private ZKClientConfig clientConfig() {
 		ZKClientConfig config = new ZKClientConfig();
 		config.setProperty(ZKClientConfig.SECURE_CLIENT, "true");
 		config.setProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, ClientCnxnSocketNetty.class.getName());
 		try (ClientX509Util x509 = new ClientX509Util()) {
-			set(config, this.keyStore, x509.getSslKeystoreLocationProperty(), x509.getSslKeystorePasswdProperty(),
+			this.keyStore.applyTo(config, x509.getSslKeystoreLocationProperty(), x509.getSslKeystorePasswdProperty(),
 					x509.getSslKeystoreTypeProperty());
-			set(config, this.trustStore, x509.getSslTruststoreLocationProperty(), x509.getSslTruststorePasswdProperty(),
-					x509.getSslTruststoreTypeProperty());
+			this.trustStore.applyTo(config, x509.getSslTruststoreLocationProperty(),
+					x509.getSslTruststorePasswdProperty(), x509.getSslTruststoreTypeProperty());
 		}
 		return config;
-	}
-
-	private static void set(ZKClientConfig config, ZooKeeperProperties.Ssl.Store store, String location,
-			String password, String type) {
-		if (store.getLocation() == null) {
-			return;
-		}
-		config.setProperty(location, store.getLocation().toAbsolutePath().toString());
-		if (store.getPassword() != null) {
-			config.setProperty(password, store.getPassword());
-		}
-		if (store.getType() != null) {
-			config.setProperty(type, store.getType());
-		}
-	}
-
-	private static void check(ZooKeeperProperties.Ssl.Store store, String name, boolean trust) {
-		Path location = store.getLocation();
-		if (location == null) {
-			if (store.getPassword() != null || store.getType() != null) {
-				throw new InvalidConfigurationPropertyValueException(PREFIX + name + ".location", null,
-						"It must be set when the " + name.replace('-', ' ') + "'s password or type is set.");
-			}
-			return;
-		}
-		if (!Files.isRegularFile(location) || !Files.isReadable(location)) {
-			throw new InvalidConfigurationPropertyValueException(PREFIX + name + ".location", location,
-					"It must be a readable file.");
-		}
-		KeyStoreFileType type;
-		try {
-			type = KeyStoreFileType.fromPropertyValueOrFileName(store.getType(), location.toString());
-		}
-		catch (IllegalArgumentException ex) {
-			throw new InvalidConfigurationPropertyValueException(PREFIX + name + ".type", store.getType(),
-					"It must be JKS, PKCS12, PEM or BCFKS; without it, the file name must end in .jks, .p12, "
-							+ ".pfx, .pem or .bcfks.");
-		}
-		load(store, name, trust, location, type);
-	}
-
-	private static void load(ZooKeeperProperties.Ssl.Store store, String name, boolean trust, Path location,
-			KeyStoreFileType type) {
-		try {
-			KeyStore loaded = trust
-					? X509Util.loadTrustStore(location.toString(), store.getPassword(), type.getPropertyValue())
-					: X509Util.loadKeyStore(location.toString(), store.getPassword(), type.getPropertyValue());
-			if (loaded.size() == 0) {
-				throw new InvalidConfigurationPropertyValueException(PREFIX + name + ".location", location,
-						"The " + name.replace('-', ' ') + " holds no entry.");
-			}
-		}
-		catch (InvalidConfigurationPropertyValueException ex) {
-			throw ex;
-		}
-		catch (Exception ex) {
-			if (hasCause(ex, UnrecoverableKeyException.class)) {
-				throw new InvalidConfigurationPropertyValueException(PREFIX + name + ".password", hidden(store),
-						"It does not open the " + name.replace('-', ' ') + " " + location + ".", ex);
-			}
-			throw new InvalidConfigurationPropertyValueException(PREFIX + name + ".location", location,
-					"It could not be read as a " + type + " " + name.replace('-', ' ') + " with the configured "
-							+ "password: " + ex.getMessage(),
-					ex);
-		}
-	}
-
-	private static @Nullable String hidden(ZooKeeperProperties.Ssl.Store store) {
-		return (store.getPassword() != null) ? HIDDEN : null;
-	}
-
-	private static boolean hasCause(Throwable ex, Class<? extends Throwable> type) {
-		for (Throwable candidate = ex; candidate != null; candidate = candidate.getCause()) {
-			if (type.isInstance(candidate)) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	@Override
 	public int getOrder() {
 		return 0;
+	}
+
+	/**
+	 * The key store or the trust store, as configured.
+	 */
+	private record Store(String name, boolean trust, @Nullable Path location, @Nullable String password,
+			@Nullable String type) {
+
+		private static final String PREFIX = "distributed-lock.zookeeper.ssl.";
+
+		private static final String HIDDEN = "******";
+
+		void applyTo(ZKClientConfig config, String locationKey, String passwordKey, String typeKey) {
+			if (this.location == null) {
+				return;
+			}
+			config.setProperty(locationKey, this.location.toAbsolutePath().toString());
+			if (this.password != null) {
+				config.setProperty(passwordKey, this.password);
+			}
+			if (this.type != null) {
+				config.setProperty(typeKey, this.type);
+			}
+		}
+
+		void check() {
+			if (this.location == null) {
+				if (this.password != null || this.type != null) {
+					throw invalid("location", null,
+							"It must be set when the " + description() + "'s password or type is set.", null);
+				}
+				return;
+			}
+			if (!Files.isRegularFile(this.location) || !Files.isReadable(this.location)) {
+				throw invalid("location", this.location, "It must be a readable file.", null);
+			}
+			KeyStoreFileType fileType;
+			try {
+				fileType = KeyStoreFileType.fromPropertyValueOrFileName(this.type, this.location.toString());
+			}
+			catch (IllegalArgumentException ex) {
+				throw invalid("type", this.type, "It must be JKS, PKCS12, PEM or BCFKS; when it is not set, the file "
+						+ "name must end in .jks, .p12, .pfx, .pem or .bcfks.", null);
+			}
+			load(fileType);
+		}
+
+		private void load(KeyStoreFileType fileType) {
+			KeyStore loaded;
+			try {
+				String path = this.location.toString();
+				loaded = this.trust ? X509Util.loadTrustStore(path, this.password, fileType.getPropertyValue())
+						: X509Util.loadKeyStore(path, this.password, fileType.getPropertyValue());
+				if (loaded.size() > 0) {
+					return;
+				}
+			}
+			catch (Exception ex) {
+				if (hasCause(ex, UnrecoverableKeyException.class)) {
+					throw invalid("password", (this.password != null) ? HIDDEN : null,
+							"It does not open the " + description() + " " + this.location + ".", ex);
+				}
+				throw invalid("location", this.location, "It could not be read as a " + fileType + " " + description()
+						+ " with the configured password: " + ex.getMessage(), ex);
+			}
+			throw invalid("location", this.location, "The " + description() + " holds no entry.", null);
+		}
+
+		@Override
+		public String toString() {
+			return "Store[name=" + this.name + ", location=" + this.location + ", type=" + this.type + "]";
+		}
+
+		private String description() {
+			return this.name.replace('-', ' ');
+		}
+
+		private InvalidConfigurationPropertyValueException invalid(String property, @Nullable Object value,
+				String reason, @Nullable Throwable cause) {
+			return new InvalidConfigurationPropertyValueException(PREFIX + this.name + "-" + property, value, reason,
+					cause);
+		}
+
+		private static boolean hasCause(Throwable ex, Class<? extends Throwable> type) {
+			for (Throwable candidate = ex; candidate != null; candidate = candidate.getCause()) {
+				if (type.isInstance(candidate)) {
+					return true;
+				}
+			}
+			return false;
+		}
+
 	}
 
 }

@@ -248,9 +248,39 @@ public class ZooKeeperProperties {
 		 */
 		private boolean enabled;
 
-		private final Store keyStore = new Store();
+		/**
+		 * Path of the key store holding the client's certificate and private key, for
+		 * servers that authenticate clients (ZooKeeper's default).
+		 */
+		private @Nullable Path keyStoreLocation;
 
-		private final Store trustStore = new Store();
+		/**
+		 * Password of the key store.
+		 */
+		private @Nullable String keyStorePassword;
+
+		/**
+		 * Type of the key store: JKS, PKCS12, PEM or BCFKS; deduced from the file name's
+		 * extension when not set.
+		 */
+		private @Nullable String keyStoreType;
+
+		/**
+		 * Path of the trust store holding the certificates that the server's certificate
+		 * must chain to; the JDK's default trust store when not set.
+		 */
+		private @Nullable Path trustStoreLocation;
+
+		/**
+		 * Password of the trust store.
+		 */
+		private @Nullable String trustStorePassword;
+
+		/**
+		 * Type of the trust store: JKS, PKCS12, PEM or BCFKS; deduced from the file
+		 * name's extension when not set.
+		 */
+		private @Nullable String trustStoreType;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -260,69 +290,52 @@ public class ZooKeeperProperties {
 			this.enabled = enabled;
 		}
 
-		/**
-		 * Key store holding the client's certificate and private key, for servers that
-		 * authenticate clients (ZooKeeper's default).
-		 * @return the key store
-		 */
-		public Store getKeyStore() {
-			return this.keyStore;
+		public @Nullable Path getKeyStoreLocation() {
+			return this.keyStoreLocation;
 		}
 
-		/**
-		 * Trust store holding the certificates that the server's certificate must chain
-		 * to; the JDK's default trust store when no location is set.
-		 * @return the trust store
-		 */
-		public Store getTrustStore() {
-			return this.trustStore;
+		public void setKeyStoreLocation(@Nullable Path keyStoreLocation) {
+			this.keyStoreLocation = keyStoreLocation;
 		}
 
-		/**
-		 * A key store or trust store file.
-		 */
-		public static class Store {
+		public @Nullable String getKeyStorePassword() {
+			return this.keyStorePassword;
+		}
 
-			/**
-			 * Path of the store file.
-			 */
-			private @Nullable Path location;
+		public void setKeyStorePassword(@Nullable String keyStorePassword) {
+			this.keyStorePassword = keyStorePassword;
+		}
 
-			/**
-			 * Password of the store file.
-			 */
-			private @Nullable String password;
+		public @Nullable String getKeyStoreType() {
+			return this.keyStoreType;
+		}
 
-			/**
-			 * Type of the store file: JKS, PKCS12, PEM or BCFKS; deduced from the file
-			 * name's extension when not set.
-			 */
-			private @Nullable String type;
+		public void setKeyStoreType(@Nullable String keyStoreType) {
+			this.keyStoreType = keyStoreType;
+		}
 
-			public @Nullable Path getLocation() {
-				return this.location;
-			}
+		public @Nullable Path getTrustStoreLocation() {
+			return this.trustStoreLocation;
+		}
 
-			public void setLocation(@Nullable Path location) {
-				this.location = location;
-			}
+		public void setTrustStoreLocation(@Nullable Path trustStoreLocation) {
+			this.trustStoreLocation = trustStoreLocation;
+		}
 
-			public @Nullable String getPassword() {
-				return this.password;
-			}
+		public @Nullable String getTrustStorePassword() {
+			return this.trustStorePassword;
+		}
 
-			public void setPassword(@Nullable String password) {
-				this.password = password;
-			}
+		public void setTrustStorePassword(@Nullable String trustStorePassword) {
+			this.trustStorePassword = trustStorePassword;
+		}
 
-			public @Nullable String getType() {
-				return this.type;
-			}
+		public @Nullable String getTrustStoreType() {
+			return this.trustStoreType;
+		}
 
-			public void setType(@Nullable String type) {
-				this.type = type;
-			}
-
+		public void setTrustStoreType(@Nullable String trustStoreType) {
+			this.trustStoreType = trustStoreType;
 		}
 
 	}

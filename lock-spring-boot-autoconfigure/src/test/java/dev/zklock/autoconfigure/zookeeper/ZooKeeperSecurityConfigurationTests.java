@@ -77,11 +77,11 @@ class ZooKeeperSecurityConfigurationTests {
 	void tlsSettingsReachTheBuilderAsAClientConfigOfItsOwn() {
 		this.contextRunner
 			.withPropertyValues("distributed-lock.zookeeper.ssl.enabled=true",
-					"distributed-lock.zookeeper.ssl.key-store.location=" + certificates.clientKeyStore(),
-					"distributed-lock.zookeeper.ssl.key-store.password=" + TestCertificates.KEY_STORE_PASSWORD,
-					"distributed-lock.zookeeper.ssl.trust-store.location=" + certificates.trustStore(),
-					"distributed-lock.zookeeper.ssl.trust-store.password=" + TestCertificates.TRUST_STORE_PASSWORD,
-					"distributed-lock.zookeeper.ssl.trust-store.type=PKCS12")
+					"distributed-lock.zookeeper.ssl.key-store-location=" + certificates.clientKeyStore(),
+					"distributed-lock.zookeeper.ssl.key-store-password=" + TestCertificates.KEY_STORE_PASSWORD,
+					"distributed-lock.zookeeper.ssl.trust-store-location=" + certificates.trustStore(),
+					"distributed-lock.zookeeper.ssl.trust-store-password=" + TestCertificates.TRUST_STORE_PASSWORD,
+					"distributed-lock.zookeeper.ssl.trust-store-type=PKCS12")
 			.run((context) -> {
 				ZKClientConfig config = lastBuilder().getZkClientConfig();
 				assertThat(config.getBoolean(ZKClientConfig.SECURE_CLIENT)).isTrue();
@@ -99,7 +99,7 @@ class ZooKeeperSecurityConfigurationTests {
 	@Test
 	void tlsPropertiesAreIgnoredUnlessEnabled() {
 		this.contextRunner
-			.withPropertyValues("distributed-lock.zookeeper.ssl.trust-store.location=" + directory.resolve("missing"))
+			.withPropertyValues("distributed-lock.zookeeper.ssl.trust-store-location=" + directory.resolve("missing"))
 			.run((context) -> {
 				assertThat(context).hasNotFailed().doesNotHaveBean(TlsClientConfigCustomizer.class);
 				assertThat(lastBuilder().getZkClientConfig()).isNull();
@@ -136,27 +136,27 @@ class ZooKeeperSecurityConfigurationTests {
 
 	@Test
 	void aMissingTrustStoreFileFailsStartUpNamingTheLocation() {
-		ssl("trust-store.location=" + directory.resolve("missing.p12"),
-				"trust-store.password=" + TestCertificates.TRUST_STORE_PASSWORD)
+		ssl("trust-store-location=" + directory.resolve("missing.p12"),
+				"trust-store-password=" + TestCertificates.TRUST_STORE_PASSWORD)
 			.run((context) -> assertThat(invalidProperty(context.getStartupFailure()))
-				.hasMessageContaining("distributed-lock.zookeeper.ssl.trust-store.location")
+				.hasMessageContaining("distributed-lock.zookeeper.ssl.trust-store-location")
 				.hasMessageContaining("missing.p12"));
 	}
 
 	@Test
 	void aWrongTrustStorePasswordFailsStartUpNamingThePasswordWithoutShowingIt() {
-		ssl("trust-store.location=" + certificates.trustStore(), "trust-store.password=" + WRONG_PASSWORD)
+		ssl("trust-store-location=" + certificates.trustStore(), "trust-store-password=" + WRONG_PASSWORD)
 			.run((context) -> assertThat(invalidProperty(context.getStartupFailure()))
-				.hasMessageContaining("distributed-lock.zookeeper.ssl.trust-store.password")
+				.hasMessageContaining("distributed-lock.zookeeper.ssl.trust-store-password")
 				.hasMessageNotContaining(WRONG_PASSWORD));
 	}
 
 	@Test
 	void aWrongKeyStorePasswordFailsStartUpNamingThePasswordWithoutShowingIt() {
-		ssl("key-store.location=" + certificates.clientKeyStore(), "key-store.password=" + WRONG_PASSWORD)
+		ssl("key-store-location=" + certificates.clientKeyStore(), "key-store-password=" + WRONG_PASSWORD)
 			.run((context) -> {
 				assertThat(invalidProperty(context.getStartupFailure()))
-					.hasMessageContaining("distributed-lock.zookeeper.ssl.key-store.password")
+					.hasMessageContaining("distributed-lock.zookeeper.ssl.key-store-password")
 					.hasMessageNotContaining(WRONG_PASSWORD);
 				assertThat(stackTraceOf(context.getStartupFailure())).doesNotContain(WRONG_PASSWORD);
 			});
@@ -164,25 +164,25 @@ class ZooKeeperSecurityConfigurationTests {
 
 	@Test
 	void anUnknownStoreTypeFailsStartUpNamingTheType() {
-		ssl("trust-store.location=" + certificates.trustStore(),
-				"trust-store.password=" + TestCertificates.TRUST_STORE_PASSWORD, "trust-store.type=CMS")
+		ssl("trust-store-location=" + certificates.trustStore(),
+				"trust-store-password=" + TestCertificates.TRUST_STORE_PASSWORD, "trust-store-type=CMS")
 			.run((context) -> assertThat(context).getFailure()
-				.hasMessageContaining("distributed-lock.zookeeper.ssl.trust-store.type"));
+				.hasMessageContaining("distributed-lock.zookeeper.ssl.trust-store-type"));
 	}
 
 	@Test
 	void aFileThatIsNoStoreFailsStartUpNamingTheLocation() throws Exception {
 		Path notAStore = Files.writeString(directory.resolve("not-a-store.p12"), "plain text");
-		ssl("trust-store.location=" + notAStore, "trust-store.password=" + TestCertificates.TRUST_STORE_PASSWORD)
+		ssl("trust-store-location=" + notAStore, "trust-store-password=" + TestCertificates.TRUST_STORE_PASSWORD)
 			.run((context) -> assertThat(context).getFailure()
-				.hasMessageContaining("distributed-lock.zookeeper.ssl.trust-store.location"));
+				.hasMessageContaining("distributed-lock.zookeeper.ssl.trust-store-location"));
 	}
 
 	@Test
 	void aStorePasswordWithoutLocationFailsStartUpNamingTheLocation() {
-		ssl("key-store.password=" + TestCertificates.KEY_STORE_PASSWORD)
+		ssl("key-store-password=" + TestCertificates.KEY_STORE_PASSWORD)
 			.run((context) -> assertThat(context).getFailure()
-				.hasMessageContaining("distributed-lock.zookeeper.ssl.key-store.location")
+				.hasMessageContaining("distributed-lock.zookeeper.ssl.key-store-location")
 				.hasMessageNotContaining(TestCertificates.KEY_STORE_PASSWORD));
 	}
 

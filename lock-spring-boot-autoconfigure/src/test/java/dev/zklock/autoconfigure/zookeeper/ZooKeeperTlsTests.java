@@ -63,10 +63,10 @@ class ZooKeeperTlsTests {
 		return this.contextRunner.withPropertyValues(
 				"distributed-lock.zookeeper.connect-string=" + secureServer.connectString(),
 				"distributed-lock.zookeeper.ssl.enabled=true",
-				"distributed-lock.zookeeper.ssl.key-store.location=" + certificates.clientKeyStore(),
-				"distributed-lock.zookeeper.ssl.key-store.password=" + TestCertificates.KEY_STORE_PASSWORD,
-				"distributed-lock.zookeeper.ssl.trust-store.location=" + certificates.trustStore(),
-				"distributed-lock.zookeeper.ssl.trust-store.password=" + TestCertificates.TRUST_STORE_PASSWORD);
+				"distributed-lock.zookeeper.ssl.key-store-location=" + certificates.clientKeyStore(),
+				"distributed-lock.zookeeper.ssl.key-store-password=" + TestCertificates.KEY_STORE_PASSWORD,
+				"distributed-lock.zookeeper.ssl.trust-store-location=" + certificates.trustStore(),
+				"distributed-lock.zookeeper.ssl.trust-store-password=" + TestCertificates.TRUST_STORE_PASSWORD);
 	}
 
 	@Test
@@ -116,8 +116,8 @@ class ZooKeeperTlsTests {
 		this.contextRunner
 			.withPropertyValues("distributed-lock.zookeeper.connect-string=" + secureServer.connectString(),
 					"distributed-lock.zookeeper.ssl.enabled=true",
-					"distributed-lock.zookeeper.ssl.key-store.location=" + certificates.clientKeyStore(),
-					"distributed-lock.zookeeper.ssl.key-store.password=" + TestCertificates.KEY_STORE_PASSWORD)
+					"distributed-lock.zookeeper.ssl.key-store-location=" + certificates.clientKeyStore(),
+					"distributed-lock.zookeeper.ssl.key-store-password=" + TestCertificates.KEY_STORE_PASSWORD)
 			.run((context) -> assertThat(
 					context.getBean(CuratorFramework.class).blockUntilConnected(4, TimeUnit.SECONDS))
 				.isFalse());
