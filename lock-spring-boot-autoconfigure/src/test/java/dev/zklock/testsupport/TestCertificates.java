@@ -56,6 +56,14 @@ public final class TestCertificates {
 		return keyStore("client");
 	}
 
+	/**
+	 * The server's certificate alone, in PEM.
+	 * @return the certificate file, named {@code server.crt}
+	 */
+	public Path serverCertificate() {
+		return this.directory.resolve("server.crt");
+	}
+
 	public Path trustStore() {
 		return this.directory.resolve("trust.p12");
 	}

@@ -112,8 +112,11 @@ final class TlsClientConfigCustomizer implements CuratorFrameworkBuilderCustomiz
 			KeyStore loaded;
 			try {
 				String path = this.location.toString();
-				loaded = this.trust ? X509Util.loadTrustStore(path, this.password, fileType.getPropertyValue())
-						: X509Util.loadKeyStore(path, this.password, fileType.getPropertyValue());
+				// Without a password, ZooKeeper's client opens the store with an empty
+				// one
+				String password = (this.password != null) ? this.password : "";
+				loaded = this.trust ? X509Util.loadTrustStore(path, password, fileType.getPropertyValue())
+						: X509Util.loadKeyStore(path, password, fileType.getPropertyValue());
 				if (loaded.size() > 0) {
 					return;
 				}

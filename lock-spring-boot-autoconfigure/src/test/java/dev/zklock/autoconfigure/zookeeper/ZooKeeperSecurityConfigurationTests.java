@@ -97,6 +97,15 @@ class ZooKeeperSecurityConfigurationTests {
 	}
 
 	@Test
+	void aPemTrustStoreNeedsNoPassword() {
+		ssl("trust-store-location=" + certificates.serverCertificate(), "trust-store-type=PEM").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(lastBuilder().getZkClientConfig().getProperty("zookeeper.ssl.trustStore.location"))
+				.endsWith("server.crt");
+		});
+	}
+
+	@Test
 	void tlsPropertiesAreIgnoredUnlessEnabled() {
 		this.contextRunner
 			.withPropertyValues("distributed-lock.zookeeper.ssl.trust-store-location=" + directory.resolve("missing"))
