@@ -127,7 +127,7 @@ final class TlsClientConfigCustomizer implements CuratorFrameworkBuilderCustomiz
 							"It does not open the " + description() + " " + this.location + ".", ex);
 				}
 				throw invalid("location", this.location, "It could not be read as a " + fileType + " " + description()
-						+ " with the configured password: " + ex.getMessage(), ex);
+						+ " with the configured password: " + ex, ex);
 			}
 			throw invalid("location", this.location, "The " + description() + " holds no entry.", null);
 		}
