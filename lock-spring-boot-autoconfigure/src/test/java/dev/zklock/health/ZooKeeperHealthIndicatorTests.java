@@ -47,6 +47,17 @@ class ZooKeeperHealthIndicatorTests {
 	}
 
 	@Test
+	void isDownWithStateLostOnceTheSessionExpiresWhileTheServerIsAway() throws Exception {
+		CuratorFramework client = this.server.newClient();
+		ZooKeeperHealthIndicator indicator = new ZooKeeperHealthIndicator(client);
+		this.server.stop();
+		await().atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
+			.untilAsserted(() -> assertThat(indicator.health(true).getDetails()).containsEntry("state", "LOST"));
+		assertThat(indicator.health(true).getStatus()).isEqualTo(Status.DOWN);
+	}
+
+	@Test
 	void isDownWhenTheClientIsClosed() throws Exception {
 		CuratorFramework client = this.server.newClient();
 		ZooKeeperHealthIndicator indicator = new ZooKeeperHealthIndicator(client);
