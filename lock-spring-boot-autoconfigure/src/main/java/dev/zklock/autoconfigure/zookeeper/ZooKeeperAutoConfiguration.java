@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.util.StringUtils;
 
 /**
@@ -25,6 +26,7 @@ import org.springframework.util.StringUtils;
 @AutoConfiguration(afterName = "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration")
 @ConditionalOnClass(CuratorFramework.class)
 @EnableConfigurationProperties(ZooKeeperProperties.class)
+@Import(ZooKeeperSecurityConfiguration.class)
 public final class ZooKeeperAutoConfiguration {
 
 	private static final String PREFIX = "distributed-lock.zookeeper.";

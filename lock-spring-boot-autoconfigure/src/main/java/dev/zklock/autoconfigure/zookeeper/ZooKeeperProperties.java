@@ -39,6 +39,10 @@ public class ZooKeeperProperties {
 
 	private final Embedded embedded = new Embedded();
 
+	private final Authentication authentication = new Authentication();
+
+	private final Ssl ssl = new Ssl();
+
 	public @Nullable String getConnectString() {
 		return this.connectString;
 	}
@@ -77,6 +81,14 @@ public class ZooKeeperProperties {
 
 	public Embedded getEmbedded() {
 		return this.embedded;
+	}
+
+	public Authentication getAuthentication() {
+		return this.authentication;
+	}
+
+	public Ssl getSsl() {
+		return this.ssl;
 	}
 
 	/**
@@ -171,6 +183,159 @@ public class ZooKeeperProperties {
 
 		public void setDataDirectory(@Nullable Path dataDirectory) {
 			this.dataDirectory = dataDirectory;
+		}
+
+	}
+
+	/**
+	 * Authentication of the client to ZooKeeper. When credentials are set, every node the
+	 * client creates is readable and writable only by clients holding the same
+	 * credentials.
+	 */
+	public static class Authentication {
+
+		/**
+		 * Authentication scheme; 'digest' (user name and password) is the only one
+		 * supported.
+		 */
+		private String scheme = "digest";
+
+		/**
+		 * User name for digest authentication. Setting it turns on authentication and
+		 * restricts the nodes the client creates to clients with the same credentials.
+		 */
+		private @Nullable String username;
+
+		/**
+		 * Password for digest authentication.
+		 */
+		private @Nullable String password;
+
+		public String getScheme() {
+			return this.scheme;
+		}
+
+		public void setScheme(String scheme) {
+			this.scheme = scheme;
+		}
+
+		public @Nullable String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(@Nullable String username) {
+			this.username = username;
+		}
+
+		public @Nullable String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(@Nullable String password) {
+			this.password = password;
+		}
+
+	}
+
+	/**
+	 * TLS between the client and ZooKeeper's secure client port, configured for this
+	 * client only.
+	 */
+	public static class Ssl {
+
+		/**
+		 * Whether to connect to ZooKeeper over TLS, through Netty.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Path of the key store holding the client's certificate and private key, for
+		 * servers that authenticate clients (ZooKeeper's default).
+		 */
+		private @Nullable Path keyStoreLocation;
+
+		/**
+		 * Password of the key store.
+		 */
+		private @Nullable String keyStorePassword;
+
+		/**
+		 * Type of the key store: JKS, PKCS12, PEM or BCFKS; deduced from the file name's
+		 * extension when not set.
+		 */
+		private @Nullable String keyStoreType;
+
+		/**
+		 * Path of the trust store holding the certificates that the server's certificate
+		 * must chain to; the JDK's default trust store when not set.
+		 */
+		private @Nullable Path trustStoreLocation;
+
+		/**
+		 * Password of the trust store.
+		 */
+		private @Nullable String trustStorePassword;
+
+		/**
+		 * Type of the trust store: JKS, PKCS12, PEM or BCFKS; deduced from the file
+		 * name's extension when not set.
+		 */
+		private @Nullable String trustStoreType;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable Path getKeyStoreLocation() {
+			return this.keyStoreLocation;
+		}
+
+		public void setKeyStoreLocation(@Nullable Path keyStoreLocation) {
+			this.keyStoreLocation = keyStoreLocation;
+		}
+
+		public @Nullable String getKeyStorePassword() {
+			return this.keyStorePassword;
+		}
+
+		public void setKeyStorePassword(@Nullable String keyStorePassword) {
+			this.keyStorePassword = keyStorePassword;
+		}
+
+		public @Nullable String getKeyStoreType() {
+			return this.keyStoreType;
+		}
+
+		public void setKeyStoreType(@Nullable String keyStoreType) {
+			this.keyStoreType = keyStoreType;
+		}
+
+		public @Nullable Path getTrustStoreLocation() {
+			return this.trustStoreLocation;
+		}
+
+		public void setTrustStoreLocation(@Nullable Path trustStoreLocation) {
+			this.trustStoreLocation = trustStoreLocation;
+		}
+
+		public @Nullable String getTrustStorePassword() {
+			return this.trustStorePassword;
+		}
+
+		public void setTrustStorePassword(@Nullable String trustStorePassword) {
+			this.trustStorePassword = trustStorePassword;
+		}
+
+		public @Nullable String getTrustStoreType() {
+			return this.trustStoreType;
+		}
+
+		public void setTrustStoreType(@Nullable String trustStoreType) {
+			this.trustStoreType = trustStoreType;
 		}
 
 	}

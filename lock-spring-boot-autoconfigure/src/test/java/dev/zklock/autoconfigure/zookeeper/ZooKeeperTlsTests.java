@@ -1,0 +1,139 @@
+package dev.zklock.autoconfigure.zookeeper;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import dev.zklock.LockTemplate;
+import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.testsupport.SecureZooKeeperServer;
+import dev.zklock.testsupport.TestCertificates;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * TLS to a real ZooKeeper server whose only client port is a secure one, with
+ * certificates made for the test.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class ZooKeeperTlsTests {
+
+	@RegisterExtension
+	static final ZooKeeperTestServer plainServer = new ZooKeeperTestServer();
+
+	@TempDir
+	static Path directory;
+
+	static TestCertificates certificates;
+
+	static SecureZooKeeperServer secureServer;
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class));
+
+	@BeforeAll
+	static void startSecureServer() throws Exception {
+		certificates = TestCertificates.create(directory);
+		secureServer = SecureZooKeeperServer.start(certificates, directory);
+	}
+
+	@AfterAll
+	static void stopSecureServer() throws Exception {
+		if (secureServer != null) {
+			secureServer.close();
+		}
+	}
+
+	private ApplicationContextRunner tls() {
+		return this.contextRunner.withPropertyValues(
+				"distributed-lock.zookeeper.connect-string=" + secureServer.connectString(),
+				"distributed-lock.zookeeper.ssl.enabled=true",
+				"distributed-lock.zookeeper.ssl.key-store-location=" + certificates.clientKeyStore(),
+				"distributed-lock.zookeeper.ssl.key-store-password=" + TestCertificates.KEY_STORE_PASSWORD,
+				"distributed-lock.zookeeper.ssl.trust-store-location=" + certificates.trustStore(),
+				"distributed-lock.zookeeper.ssl.trust-store-password=" + TestCertificates.TRUST_STORE_PASSWORD);
+	}
+
+	@Test
+	void aTlsClientLocksAndUnlocks() {
+		tls().run((context) -> {
+			assertThat(context).hasNotFailed();
+			LockTemplate locks = context.getBean(LockTemplate.class);
+			long first = locks.execute("tls", Duration.ofSeconds(15), (lock) -> lock.fencingToken());
+			long second = locks.execute("tls", Duration.ZERO, (lock) -> lock.fencingToken());
+			assertThat(second).isGreaterThan(first).isPositive();
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			assertThat(
+					client.getZookeeperClient().getZooKeeper().getClientConfig().getBoolean("zookeeper.client.secure"))
+				.isTrue();
+			assertThat(client.checkExists().forPath("/locks/tls")).satisfiesAnyOf((stat) -> assertThat(stat).isNull(),
+					(stat) -> assertThat(stat.getNumChildren()).isZero());
+		});
+	}
+
+	@Test
+	void tlsSettingsStayWithTheClientAndLeaveTheJvmAlone() throws Exception {
+		tls().run((context) -> {
+			context.getBean(LockTemplate.class).execute("side-by-side", Duration.ofSeconds(15), (lock) -> null);
+			assertThat(System.getProperties().stringPropertyNames())
+				.noneMatch((name) -> name.startsWith("zookeeper.ssl") || name.equals("zookeeper.client.secure")
+						|| name.equals("zookeeper.clientCnxnSocket"));
+			CuratorFramework plain = plainServer.newClient();
+			assertThat(plain.checkExists().forPath("/")).isNotNull();
+		});
+	}
+
+	@Test
+	void aPlainTextClientIsRefusedByTheSecurePort() throws Exception {
+		try (CuratorFramework plain = CuratorFrameworkFactory.builder()
+			.connectString(secureServer.connectString())
+			.connectionTimeoutMs(2_000)
+			.sessionTimeoutMs(4_000)
+			.retryPolicy(new RetryOneTime(100))
+			.build()) {
+			plain.start();
+			assertThat(plain.blockUntilConnected(4, TimeUnit.SECONDS)).isFalse();
+		}
+	}
+
+	@Test
+	void aTlsClientThatDoesNotTrustTheServerIsRefused() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.zookeeper.connect-string=" + secureServer.connectString(),
+					"distributed-lock.zookeeper.ssl.enabled=true",
+					"distributed-lock.zookeeper.ssl.key-store-location=" + certificates.clientKeyStore(),
+					"distributed-lock.zookeeper.ssl.key-store-password=" + TestCertificates.KEY_STORE_PASSWORD)
+			.run((context) -> assertThat(
+					context.getBean(CuratorFramework.class).blockUntilConnected(4, TimeUnit.SECONDS))
+				.isFalse());
+	}
+
+	@Test
+	void digestCredentialsOverTlsLogNoWarning(CapturedOutput output) {
+		tls()
+			.withPropertyValues("distributed-lock.zookeeper.authentication.username=locks",
+					"distributed-lock.zookeeper.authentication.password=over-tls-secret")
+			.run((context) -> {
+				long token = context.getBean(LockTemplate.class)
+					.execute("tls-digest", Duration.ofSeconds(15), (lock) -> lock.fencingToken());
+				assertThat(token).isPositive();
+			});
+		assertThat(output).doesNotContain("plain text").doesNotContain("over-tls-secret");
+	}
+
+}

@@ -1,0 +1,102 @@
+package dev.zklock.testsupport;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.zookeeper.server.NettyServerCnxnFactory;
+import org.apache.zookeeper.server.ZooKeeperServerMain;
+
+/**
+ * A real ZooKeeper server that accepts clients only over TLS (a secure client port on
+ * 127.0.0.1 and no plain one), requiring a client certificate. It runs in a JVM of its
+ * own: ZooKeeper turns a server's {@code ssl.*} settings into JVM-wide system properties,
+ * which would otherwise become every client's defaults in the test's JVM and hide whether
+ * the client under test carries its own TLS settings.
+ */
+public final class SecureZooKeeperServer implements AutoCloseable {
+
+	private final Process process;
+
+	private final int port;
+
+	private SecureZooKeeperServer(Process process, int port) {
+		this.process = process;
+		this.port = port;
+	}
+
+	/**
+	 * Starts a server and waits until it listens.
+	 * @param certificates the server's key store and the trust store of client
+	 * certificates
+	 * @param directory where to keep the server's configuration and data
+	 * @return the running server
+	 * @throws Exception if it does not start
+	 */
+	public static SecureZooKeeperServer start(TestCertificates certificates, Path directory) throws Exception {
+		int port = freePort();
+		Path data = Files.createDirectories(directory.resolve("data"));
+		Path configuration = directory.resolve("zoo.cfg");
+		Files.writeString(configuration,
+				String.join("\n", "tickTime=500", "dataDir=" + data, "secureClientPort=" + port,
+						"secureClientPortAddress=127.0.0.1", "admin.enableServer=false",
+						"ssl.keyStore.location=" + certificates.serverKeyStore(),
+						"ssl.keyStore.password=" + TestCertificates.KEY_STORE_PASSWORD,
+						"ssl.trustStore.location=" + certificates.trustStore(),
+						"ssl.trustStore.password=" + TestCertificates.TRUST_STORE_PASSWORD, ""));
+		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("java.class.path"),
+				"-Dzookeeper.serverCnxnFactory=" + NettyServerCnxnFactory.class.getName(),
+				ZooKeeperServerMain.class.getName(), configuration.toString());
+		Process process = new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(directory.resolve("server.log").toFile())
+			.start();
+		SecureZooKeeperServer server = new SecureZooKeeperServer(process, port);
+		server.awaitListening(directory.resolve("server.log"));
+		return server;
+	}
+
+	private void awaitListening(Path log) throws Exception {
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (System.nanoTime() < deadline) {
+			if (!this.process.isAlive()) {
+				throw new IllegalStateException("The secure ZooKeeper server exited: " + Files.readString(log));
+			}
+			try (Socket socket = new Socket()) {
+				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 200);
+				return;
+			}
+			catch (IOException ex) {
+				Thread.sleep(100);
+			}
+		}
+		close();
+		throw new IllegalStateException("The secure ZooKeeper server did not listen in time: " + Files.readString(log));
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+	}
+
+	public String connectString() {
+		return "127.0.0.1:" + this.port;
+	}
+
+	@Override
+	public void close() throws InterruptedException {
+		this.process.destroy();
+		if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
+			this.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+		}
+	}
+
+}
