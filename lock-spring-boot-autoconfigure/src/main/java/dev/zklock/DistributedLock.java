@@ -15,6 +15,12 @@ import java.lang.annotation.Target;
  * be had within {@link #waitTime()}, the method does not run: a
  * {@link LockTimeoutException} is thrown, unless {@link #onFailure()},
  * {@link #fallback()} or {@link #failureHandler()} choose another outcome.
+ * <p>
+ * A method returning {@code CompletableFuture} or {@code CompletionStage} keeps its lock
+ * until the returned result completes; the lock then belongs to the call, not the thread
+ * (see {@link LockTemplate#executeAsync}). Other asynchronous return types
+ * ({@code Future}, reactive publishers) fail start-up, since their lock would be released
+ * before their result completes.
  *
  * <pre class="code">
  * &#64;DistributedLock(key = "'order:' + #orderId", waitTime = "3s")
@@ -49,6 +55,18 @@ public @interface DistributedLock {
 	 * @return the wait time
 	 */
 	String waitTime() default "";
+
+	/**
+	 * How long the lock is kept at least, counted from its acquisition, even when the
+	 * method returns sooner: a duration such as {@code "30s"}, or a {@code ${...}}
+	 * placeholder. With {@code waitTime = "0"} and {@link OnLockFailure#SKIP}, a
+	 * {@code @Scheduled} method then runs once per tick across all instances, even on an
+	 * instance whose tick comes a little late. A lock kept beyond the call is released in
+	 * the background and belongs to the call, not the thread: the method must not ask for
+	 * the same key again. Empty means none.
+	 * @return the minimum hold time
+	 */
+	String holdAtLeast() default "";
 
 	/**
 	 * What the lock lets other holders of the key do meanwhile: nothing

@@ -18,9 +18,13 @@ final class HeldLocks {
 		locks.get().push(lock);
 	}
 
-	static void pop() {
+	/**
+	 * Forgets a lock the thread holds, once; later calls for the same lock do nothing.
+	 * @param lock the lock
+	 */
+	static void remove(LockHandle lock) {
 		Deque<LockHandle> held = locks.get();
-		held.pop();
+		held.removeFirstOccurrence(lock);
 		if (held.isEmpty()) {
 			locks.remove();
 		}

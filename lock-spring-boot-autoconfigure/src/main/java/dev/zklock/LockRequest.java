@@ -20,8 +20,10 @@ import org.springframework.util.Assert;
  * @param permits the number of permits of a {@link LockType#SEMAPHORE}; {@code 1} for the
  * other types
  * @param waitTime how long to wait, or {@code null} for the template's default
+ * @param holdAtLeast how long the lock is kept at least, counted from its acquisition,
+ * even when the work ends sooner; {@link Duration#ZERO} releases it when the work ends
  */
-public record LockRequest(String key, LockType type, int permits, @Nullable Duration waitTime) {
+public record LockRequest(String key, LockType type, int permits, @Nullable Duration waitTime, Duration holdAtLeast) {
 
 	/**
 	 * Creates a request.
@@ -29,6 +31,7 @@ public record LockRequest(String key, LockType type, int permits, @Nullable Dura
 	 * @param type what the lock lets other holders do meanwhile
 	 * @param permits the number of permits of a semaphore; {@code 1} for other types
 	 * @param waitTime how long to wait, or {@code null} for the template's default
+	 * @param holdAtLeast how long the lock is kept at least, counted from its acquisition
 	 */
 	public LockRequest {
 		Assert.isTrue(key != null && !key.isBlank(), "Lock key must not be null or blank");
@@ -38,6 +41,8 @@ public record LockRequest(String key, LockType type, int permits, @Nullable Dura
 				() -> "Permits apply to semaphores only, but were " + permits + " for a " + type + " lock");
 		Assert.isTrue(waitTime == null || !waitTime.isNegative(),
 				() -> "Wait time must not be negative, but was " + waitTime);
+		Assert.isTrue(holdAtLeast != null && !holdAtLeast.isNegative(),
+				() -> "Hold-at-least time must not be null or negative, but was " + holdAtLeast);
 	}
 
 	/**
@@ -46,7 +51,7 @@ public record LockRequest(String key, LockType type, int permits, @Nullable Dura
 	 * @return the request
 	 */
 	public static LockRequest exclusive(String key) {
-		return new LockRequest(key, LockType.EXCLUSIVE, 1, null);
+		return new LockRequest(key, LockType.EXCLUSIVE, 1, null, Duration.ZERO);
 	}
 
 	/**
@@ -55,7 +60,7 @@ public record LockRequest(String key, LockType type, int permits, @Nullable Dura
 	 * @return the request
 	 */
 	public static LockRequest read(String key) {
-		return new LockRequest(key, LockType.READ, 1, null);
+		return new LockRequest(key, LockType.READ, 1, null, Duration.ZERO);
 	}
 
 	/**
@@ -64,7 +69,7 @@ public record LockRequest(String key, LockType type, int permits, @Nullable Dura
 	 * @return the request
 	 */
 	public static LockRequest write(String key) {
-		return new LockRequest(key, LockType.WRITE, 1, null);
+		return new LockRequest(key, LockType.WRITE, 1, null, Duration.ZERO);
 	}
 
 	/**
@@ -74,7 +79,7 @@ public record LockRequest(String key, LockType type, int permits, @Nullable Dura
 	 * @return the request
 	 */
 	public static LockRequest semaphore(String key, int permits) {
-		return new LockRequest(key, LockType.SEMAPHORE, permits, null);
+		return new LockRequest(key, LockType.SEMAPHORE, permits, null, Duration.ZERO);
 	}
 
 	/**
@@ -84,7 +89,20 @@ public record LockRequest(String key, LockType type, int permits, @Nullable Dura
 	 */
 	public LockRequest withWaitTime(Duration waitTime) {
 		Assert.notNull(waitTime, "'waitTime' must not be null");
-		return new LockRequest(this.key, this.type, this.permits, waitTime);
+		return new LockRequest(this.key, this.type, this.permits, waitTime, this.holdAtLeast);
+	}
+
+	/**
+	 * This request with a minimum hold time: the lock is kept at least this long after
+	 * its acquisition, even when the work ends sooner, so that a job that runs once per
+	 * tick cannot run again in the same tick on an instance whose clock or scheduler is a
+	 * little late. The lock is then released in the background, and is not reentrant (see
+	 * {@link LockTemplate}).
+	 * @param holdAtLeast the minimum hold time
+	 * @return a new request
+	 */
+	public LockRequest withHoldAtLeast(Duration holdAtLeast) {
+		return new LockRequest(this.key, this.type, this.permits, this.waitTime, holdAtLeast);
 	}
 
 }

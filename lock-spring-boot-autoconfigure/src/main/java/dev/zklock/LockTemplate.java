@@ -2,6 +2,8 @@ package dev.zklock;
 
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import dev.zklock.zookeeper.AcquiredLock;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
@@ -88,7 +90,7 @@ public class LockTemplate {
 	 */
 	public <T extends @Nullable Object> T execute(String key, Duration waitTime, LockCallback<T> callback) {
 		Assert.notNull(waitTime, "'waitTime' must not be null");
-		return execute(new LockRequest(key, LockType.EXCLUSIVE, 1, waitTime), callback);
+		return execute(new LockRequest(key, LockType.EXCLUSIVE, 1, waitTime, Duration.ZERO), callback);
 	}
 
 	/**
@@ -111,22 +113,22 @@ public class LockTemplate {
 		Assert.notNull(request, "'request' must not be null");
 		Assert.notNull(callback, "'callback' must not be null");
 		String key = request.key();
-		Duration waitTime = (request.waitTime() != null) ? request.waitTime() : this.defaultWaitTime;
-		AcquiredLock lock = this.registry.acquire(key, request.type(), request.permits(), waitTime);
+		AcquiredLock lock = acquire(request);
+		long acquiredAt = System.nanoTime();
 		T result;
 		HeldLocks.push(lock);
 		try {
 			result = callback.doWithLock(lock);
 		}
 		catch (RuntimeException | Error ex) {
-			addLoss(ex, end(lock));
+			addLoss(ex, end(lock, request, acquiredAt));
 			throw ex;
 		}
 		catch (Exception ex) {
-			addLoss(ex, end(lock));
+			addLoss(ex, end(lock, request, acquiredAt));
 			throw new UndeclaredThrowableException(ex, "Work under lock '" + key + "' failed");
 		}
-		LockLostException lost = end(lock);
+		LockLostException lost = end(lock, request, acquiredAt);
 		if (lost != null) {
 			throw lost;
 		}
@@ -134,14 +136,106 @@ public class LockTemplate {
 	}
 
 	/**
-	 * Ends the hold of a lock whose protected code returned.
+	 * Starts asynchronous work while holding the requested lock, and keeps the lock until
+	 * the work's result completes, whichever thread completes it. The lock belongs to the
+	 * work, not to the calling thread: it is not reentrant, so the work must not ask for
+	 * the same key again (it would wait for itself until its wait time ends). Waiting for
+	 * the lock blocks the calling thread, for at most the wait time.
+	 * @param <T> the type of the result
+	 * @param request the lock to acquire
+	 * @param callback starts the work under the lock
+	 * @return the work's result, completed after the lock is released; completed
+	 * exceptionally with {@link LockLostException} if the lock was lost meanwhile and the
+	 * registry's {@link dev.zklock.zookeeper.LostLockPolicy} raises losses
+	 * @throws LockTimeoutException if the lock was not acquired within the wait time
+	 * @throws LockAcquisitionException if the lock could not be acquired for another
+	 * reason
+	 * @throws UndeclaredThrowableException wrapping a checked exception the callback
+	 * threw instead of starting the work
+	 */
+	public <T extends @Nullable Object> CompletableFuture<T> executeAsync(LockRequest request,
+			AsyncLockCallback<T> callback) {
+		Assert.notNull(request, "'request' must not be null");
+		Assert.notNull(callback, "'callback' must not be null");
+		AcquiredLock lock = acquireDetached(request);
+		long acquiredAt = System.nanoTime();
+		CompletionStage<T> work;
+		HeldLocks.push(lock);
+		try {
+			work = callback.doWithLock(lock);
+		}
+		catch (RuntimeException | Error ex) {
+			addLoss(ex, end(lock, request, acquiredAt));
+			throw ex;
+		}
+		catch (Exception ex) {
+			addLoss(ex, end(lock, request, acquiredAt));
+			throw new UndeclaredThrowableException(ex, "Work under lock '" + request.key() + "' failed to start");
+		}
+		finally {
+			HeldLocks.remove(lock);
+		}
+		if (work == null) {
+			release(lock, request, acquiredAt);
+			throw new IllegalStateException("Asynchronous work under lock '" + request.key()
+					+ "' returned no CompletionStage, so there is nothing to keep the lock until");
+		}
+		CompletableFuture<T> result = new CompletableFuture<>();
+		work.whenComplete((value, failure) -> {
+			LockLostException lost = release(lock, request, acquiredAt);
+			if (failure != null) {
+				addLoss(failure, lost);
+				result.completeExceptionally(failure);
+			}
+			else if (lost != null) {
+				result.completeExceptionally(lost);
+			}
+			else {
+				result.complete(value);
+			}
+		});
+		return result;
+	}
+
+	private AcquiredLock acquire(LockRequest request) {
+		if (!request.holdAtLeast().isZero()) {
+			return acquireDetached(request);
+		}
+		return this.registry.acquire(request.key(), request.type(), request.permits(), waitTimeOf(request));
+	}
+
+	private AcquiredLock acquireDetached(LockRequest request) {
+		return this.registry.acquireDetached(request.key(), request.type(), request.permits(), waitTimeOf(request));
+	}
+
+	private Duration waitTimeOf(LockRequest request) {
+		return (request.waitTime() != null) ? request.waitTime() : this.defaultWaitTime;
+	}
+
+	/**
+	 * Ends the hold of a lock whose protected code returned on the calling thread.
 	 * @return the exception to raise if the lock was lost meanwhile and the policy says
 	 * to raise it, else {@code null}
 	 */
-	private @Nullable LockLostException end(AcquiredLock lock) {
+	private @Nullable LockLostException end(AcquiredLock lock, LockRequest request, long acquiredAt) {
+		HeldLocks.remove(lock);
+		return release(lock, request, acquiredAt);
+	}
+
+	/**
+	 * Releases a lock, at once or once its minimum hold time has passed.
+	 * @return the exception to raise if the lock was lost meanwhile and the policy says
+	 * to raise it, else {@code null}
+	 */
+	private @Nullable LockLostException release(AcquiredLock lock, LockRequest request, long acquiredAt) {
 		boolean lost = this.registry.getLostLockPolicy().raisesOnCompletion() && lock.isLost();
-		HeldLocks.pop();
-		lock.release();
+		long holdFor = acquiredAt + request.holdAtLeast().toNanos() - System.nanoTime();
+		if (holdFor > 0) {
+			lock.releaseAfter(Duration.ofNanos(holdFor));
+		}
+		else {
+			lock.release();
+		}
 		return lost ? new LockLostException(lock.key(), lock.fencingToken(), lock.getLossReason()) : null;
 	}
 

@@ -1,6 +1,7 @@
 package dev.zklock.interceptor;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
@@ -46,9 +47,16 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 		String key = this.keyEvaluator.resolveKey(spec, invocation.getArguments(), target);
 		LockTemplate template = this.lockTemplate.get();
 		Duration waitTime = (spec.waitTime() != null) ? spec.waitTime() : template.getDefaultWaitTime();
+		LockRequest request = new LockRequest(key, spec.type(), spec.permits(), waitTime, spec.holdAtLeast());
 		AtomicBoolean acquired = new AtomicBoolean();
 		try {
-			return template.execute(new LockRequest(key, spec.type(), spec.permits(), waitTime), (lock) -> {
+			if (spec.async()) {
+				return template.executeAsync(request, (lock) -> {
+					acquired.set(true);
+					return (CompletionStage<?>) proceed(invocation);
+				});
+			}
+			return template.execute(request, (lock) -> {
 				acquired.set(true);
 				return proceed(invocation);
 			});

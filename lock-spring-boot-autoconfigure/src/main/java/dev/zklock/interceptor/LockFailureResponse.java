@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 import dev.zklock.DistributedLock;
 import dev.zklock.LockException;
@@ -58,8 +59,9 @@ sealed interface LockFailureResponse {
 		if (chosen.size() > 1) {
 			throw invalid(method, "chooses " + String.join(" and ", chosen) + "; choose one");
 		}
+		boolean async = LockSpecSource.isAsync(method);
 		if (annotation.onFailure() == OnLockFailure.SKIP) {
-			return Skip.of(method);
+			return async ? AsyncSkip.INSTANCE : Skip.of(method);
 		}
 		if (StringUtils.hasText(annotation.fallback())) {
 			return Fallback.of(annotation.fallback(), method);
@@ -67,7 +69,7 @@ sealed interface LockFailureResponse {
 		if (StringUtils.hasText(annotation.failureHandler())) {
 			return Handler.of(annotation.failureHandler(), method, beanFactory);
 		}
-		return Rethrow.INSTANCE;
+		return async ? AsyncRethrow.INSTANCE : Rethrow.INSTANCE;
 	}
 
 	private static IllegalStateException invalid(Method method, String problem) {
@@ -84,6 +86,34 @@ sealed interface LockFailureResponse {
 		@Override
 		public @Nullable Object respond(LockException failure, MethodInvocation invocation) {
 			throw failure;
+		}
+
+	}
+
+	/**
+	 * Returns a result that failed with the lock exception, for asynchronous methods.
+	 */
+	enum AsyncRethrow implements LockFailureResponse {
+
+		INSTANCE;
+
+		@Override
+		public Object respond(LockException failure, MethodInvocation invocation) {
+			return CompletableFuture.failedFuture(failure);
+		}
+
+	}
+
+	/**
+	 * Returns a result completed with {@code null}, for asynchronous methods.
+	 */
+	enum AsyncSkip implements LockFailureResponse {
+
+		INSTANCE;
+
+		@Override
+		public Object respond(LockException failure, MethodInvocation invocation) {
+			return CompletableFuture.completedFuture(null);
 		}
 
 	}

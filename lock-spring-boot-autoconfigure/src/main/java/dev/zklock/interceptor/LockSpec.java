@@ -19,10 +19,13 @@ import org.springframework.expression.Expression;
  * @param type the lock type
  * @param permits the number of permits of a semaphore, {@code 1} for other types
  * @param waitTime the wait time, or {@code null} for the configured default
+ * @param holdAtLeast the minimum hold time
+ * @param async whether the method returns a {@code CompletionStage} whose completion ends
+ * the hold
  * @param onFailure what a call does instead of running when the lock cannot be acquired
  */
 record LockSpec(Method method, Expression keyExpression, Set<String> variables, LockType type, int permits,
-		@Nullable Duration waitTime, LockFailureResponse onFailure) {
+		@Nullable Duration waitTime, Duration holdAtLeast, boolean async, LockFailureResponse onFailure) {
 
 	String describe() {
 		return "@DistributedLock key expression '" + this.keyExpression.getExpressionString() + "' on "

@@ -8,7 +8,10 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 
 import dev.zklock.DistributedLock;
 import dev.zklock.LockType;
@@ -82,8 +85,10 @@ final class LockSpecSource {
 		Set<String> variables = variablesOf(key);
 		checkVariablesAreParameters(variables, key, method);
 		checkPermits(annotation, method);
+		Duration holdAtLeast = parseDuration("holdAtLeast", annotation.holdAtLeast(), method);
 		return new LockSpec(method, key, variables, annotation.type(), annotation.permits(),
-				parseWaitTime(annotation.waitTime(), method),
+				parseDuration("waitTime", annotation.waitTime(), method),
+				(holdAtLeast != null) ? holdAtLeast : Duration.ZERO, isAsync(method),
 				LockFailureResponse.of(annotation, method, this.beanFactory));
 	}
 
@@ -151,15 +156,40 @@ final class LockSpecSource {
 		}
 	}
 
-	private @Nullable Duration parseWaitTime(String waitTime, Method method) {
-		if (!StringUtils.hasText(waitTime)) {
+	/**
+	 * Whether the method returns a result whose completion ends its hold.
+	 * @throws IllegalStateException if it returns an asynchronous result whose completion
+	 * cannot be followed
+	 */
+	static boolean isAsync(Method method) {
+		Class<?> returnType = method.getReturnType();
+		if (returnType == CompletionStage.class || returnType == CompletableFuture.class) {
+			return true;
+		}
+		if (Future.class.isAssignableFrom(returnType) || CompletionStage.class.isAssignableFrom(returnType)
+				|| isReactive(returnType)) {
+			throw new IllegalStateException("@DistributedLock on " + describe(method) + " returns "
+					+ returnType.getName() + ", whose completion the lock cannot follow, so the lock would be "
+					+ "released before the result is ready; return CompletableFuture or CompletionStage");
+		}
+		return false;
+	}
+
+	private static boolean isReactive(Class<?> type) {
+		return type.getName().equals("org.reactivestreams.Publisher") || ClassUtils.getAllInterfacesForClassAsSet(type)
+			.stream()
+			.anyMatch((candidate) -> candidate.getName().equals("org.reactivestreams.Publisher"));
+	}
+
+	private @Nullable Duration parseDuration(String attribute, String value, Method method) {
+		if (!StringUtils.hasText(value)) {
 			return null;
 		}
-		String description = "@DistributedLock waitTime '" + waitTime + "' on " + describe(method);
+		String description = "@DistributedLock " + attribute + " '" + value + "' on " + describe(method);
 		Duration duration;
 		try {
 			String resolved = (this.embeddedValueResolver != null)
-					? this.embeddedValueResolver.resolveStringValue(waitTime) : waitTime;
+					? this.embeddedValueResolver.resolveStringValue(value) : value;
 			if (!StringUtils.hasText(resolved)) {
 				return null;
 			}

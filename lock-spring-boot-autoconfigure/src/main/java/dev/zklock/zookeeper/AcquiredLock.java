@@ -1,13 +1,14 @@
 package dev.zklock.zookeeper;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.zklock.LockHandle;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One acquisition of a ZooKeeper lock by the current thread, to be released once by the
- * same thread.
+ * One acquisition of a ZooKeeper lock, to be released once: by the acquiring thread, or
+ * by any thread for a detached acquisition.
  */
 public final class AcquiredLock implements LockHandle {
 
@@ -74,6 +75,19 @@ public final class AcquiredLock implements LockHandle {
 	public void release() {
 		if (this.released.compareAndSet(false, true)) {
 			this.registry.release(this.entry, this.hold);
+		}
+	}
+
+	/**
+	 * Releases this acquisition after a delay, on a background thread, without waiting
+	 * for ZooKeeper to confirm it; for acquisitions of
+	 * {@link ZooKeeperLockRegistry#acquireDetached}. Later calls of either release method
+	 * do nothing.
+	 * @param delay how long to keep the lock from now
+	 */
+	public void releaseAfter(Duration delay) {
+		if (this.released.compareAndSet(false, true)) {
+			this.registry.releaseAfter(this.entry, this.hold, delay);
 		}
 	}
 

@@ -17,7 +17,7 @@ final class LockHold {
 
 	private final LockQueue.QueuedNode node;
 
-	private final Thread holder;
+	private final @Nullable Thread holder;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -31,7 +31,7 @@ final class LockHold {
 
 	private boolean holderInterrupted;
 
-	LockHold(String key, LockQueue.QueuedNode node, Thread holder) {
+	LockHold(String key, LockQueue.QueuedNode node, @Nullable Thread holder) {
 		this.key = key;
 		this.node = node;
 		this.holder = holder;
@@ -73,10 +73,10 @@ final class LockHold {
 	}
 
 	/**
-	 * The thread that acquired the lock.
-	 * @return the holding thread
+	 * The thread that holds the lock.
+	 * @return the holding thread, or {@code null} for a hold that belongs to no thread
 	 */
-	Thread holder() {
+	@Nullable Thread holder() {
 		return this.holder;
 	}
 
@@ -128,12 +128,12 @@ final class LockHold {
 	}
 
 	/**
-	 * Interrupts the holding thread, unless the hold has ended.
+	 * Interrupts the holding thread, unless the hold has ended or belongs to no thread.
 	 */
 	void interruptHolder() {
 		this.lock.lock();
 		try {
-			if (!this.ended) {
+			if (!this.ended && this.holder != null) {
 				this.holderInterrupted = true;
 				this.holder.interrupt();
 			}

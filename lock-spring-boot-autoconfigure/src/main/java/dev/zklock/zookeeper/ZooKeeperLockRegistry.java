@@ -1,7 +1,6 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -15,9 +14,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.common.PathUtils;
 import dev.zklock.zookeeper.LockQueue.QueuedNode;
-import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -41,18 +39,6 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(ZooKeeperLockRegistry.class);
 
-	/**
-	 * How long past its deadline an acquisition may take to finish its last ZooKeeper
-	 * round trip (Curator deletes a waiter's node after the wait) before it is cut short.
-	 */
-	static final Duration ACQUISITION_GRACE = Duration.ofMillis(250);
-
-	/**
-	 * How long a release waits for ZooKeeper to confirm the deletion of the lock node
-	 * before leaving it to Curator's background deletion.
-	 */
-	static final Duration RELEASE_TIMEOUT = Duration.ofSeconds(1);
-
 	private final CuratorFramework client;
 
 	private final String rootPath;
@@ -61,7 +47,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 
 	private final ScheduledThreadPoolExecutor scheduler;
 
-	private final OverdueInterrupter overdueInterrupter;
+	private final QueueTurns turns;
 
 	private final LockLossDetector lossDetector;
 
@@ -95,7 +81,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			return thread;
 		});
 		this.scheduler.setRemoveOnCancelPolicy(true);
-		this.overdueInterrupter = new OverdueInterrupter(this.scheduler);
+		this.turns = new QueueTurns(client, new OverdueInterrupter(this.scheduler));
 		this.lossDetector = new LockLossDetector(client, lostLockPolicy, this.scheduler);
 	}
 
@@ -161,23 +147,47 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * its write or exclusive lock, which would deadlock
 	 */
 	public AcquiredLock acquire(String key, LockType type, int permits, Duration waitTime) {
-		LockNodeKind kind = kindOf(type, permits);
+		return acquire(key, kindOf(type, permits), waitTime, Thread.currentThread());
+	}
+
+	/**
+	 * Acquires a lock of the key that belongs to no thread: not reentrant (a thread that
+	 * asks for the key again queues like any other contender), never interrupted by the
+	 * lost-lock policy, and released by whichever thread is done with it, now or later
+	 * ({@link AcquiredLock#releaseAfter(Duration)}). For locks kept beyond a call, such
+	 * as until an asynchronous result completes.
+	 * @param key the lock key
+	 * @param type what the lock lets other holders do meanwhile
+	 * @param permits the number of permits of a {@link LockType#SEMAPHORE}; {@code 1} for
+	 * the other types
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once
+	 * @return the acquisition, to be released once, by any thread
+	 * @throws LockTimeoutException if other holders kept the lock for the wait time
+	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
+	 * time, failed, other holders use the key as another type of lock, or the thread was
+	 * interrupted (its interrupt flag stays set)
+	 */
+	public AcquiredLock acquireDetached(String key, LockType type, int permits, Duration waitTime) {
+		return acquire(key, kindOf(type, permits), waitTime, null);
+	}
+
+	private AcquiredLock acquire(String key, LockNodeKind kind, Duration waitTime, @Nullable Thread owner) {
 		long deadline = System.nanoTime() + waitTime.toNanos();
 		LockEntry entry = retain(pathOf(key));
-		LockHold current = (kind instanceof LockNodeKind.Permit) ? null : entry.holds.get(Thread.currentThread());
+		LockHold current = (owner != null && !(kind instanceof LockNodeKind.Permit)) ? entry.holds.get(owner) : null;
 		if (current != null) {
 			if (kind == LockNodeKind.EXCLUSIVE && current.kind() == LockNodeKind.SHARED) {
 				dispose(entry);
 				throw new IllegalStateException("The current thread holds the read lock of '" + key
-						+ "' and asks for its " + type.name().toLowerCase(Locale.ROOT)
-						+ " lock: that upgrade would wait for itself; release the read lock first");
+						+ "' and asks for its exclusive (write) lock: that upgrade would wait for itself; "
+						+ "release the read lock first");
 			}
 			current.enter();
 			return new AcquiredLock(this, entry, current);
 		}
 		boolean acquired = false;
 		try {
-			LockHold hold = acquireInCurrentSession(entry, key, kind, waitTime, deadline);
+			LockHold hold = acquireInCurrentSession(entry, key, kind, waitTime, deadline, owner);
 			acquired = true;
 			return new AcquiredLock(this, entry, hold);
 		}
@@ -221,24 +231,23 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * again if the wait time allows.
 	 */
 	private LockHold acquireInCurrentSession(LockEntry entry, String key, LockNodeKind kind, Duration waitTime,
-			long deadline) throws Exception {
+			long deadline, @Nullable Thread owner) throws Exception {
 		while (true) {
-			awaitConnection(key, waitTime, deadline);
-			QueuedNode node = takeTurnBefore(deadline, entry, key, kind, waitTime);
+			QueuedNode node = this.turns.take(entry.queue, key, kind, waitTime, deadline);
 			if (node == null) {
 				throw new LockTimeoutException(key, waitTime);
 			}
-			LockHold hold = new LockHold(key, node, Thread.currentThread());
+			LockHold hold = new LockHold(key, node, owner);
 			this.lossDetector.register(hold);
 			if (hold.sessionId() == this.lossDetector.currentSessionId()
 					&& this.client.getZookeeperClient().isConnected()) {
-				if (!(kind instanceof LockNodeKind.Permit)) {
-					entry.holds.put(hold.holder(), hold);
+				if (owner != null && !(kind instanceof LockNodeKind.Permit)) {
+					entry.holds.put(owner, hold);
 				}
 				return hold;
 			}
 			this.lossDetector.unregister(hold);
-			abandon(entry, node, key);
+			this.turns.abandon(entry.queue, node, key);
 			if (System.nanoTime() - deadline >= 0) {
 				throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within "
 						+ waitTime.toMillis() + "ms: the ZooKeeper session that queued for it ended", null);
@@ -247,73 +256,11 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 	}
 
-	private void awaitConnection(String key, Duration waitTime, long deadline) throws InterruptedException {
-		if (this.client.getZookeeperClient().isConnected()) {
-			return;
-		}
-		long remaining = deadline - System.nanoTime();
-		if (remaining <= 0 || !this.client
-			.blockUntilConnected((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)), TimeUnit.MILLISECONDS)) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': no connection to ZooKeeper ("
-					+ connectString() + ") within " + waitTime.toMillis() + "ms", null);
-		}
-	}
-
 	/**
-	 * Enqueues a lock node and waits for its turn, interrupting the work if ZooKeeper
-	 * keeps it from ending by the deadline (plus a grace for the last round trip). A node
-	 * whose turn did not come is deleted.
-	 * @return the node whose turn came, or {@code null} if other holders kept the lock
-	 */
-	private @Nullable QueuedNode takeTurnBefore(long deadline, LockEntry entry, String key, LockNodeKind kind,
-			Duration waitTime) throws Exception {
-		OverdueInterrupter.Watch watch = this.overdueInterrupter.watch(deadline + ACQUISITION_GRACE.toNanos());
-		QueuedNode node = null;
-		boolean turnCame = false;
-		Exception failure = null;
-		try {
-			node = entry.queue.enqueue(kind);
-			turnCame = entry.queue.awaitTurn(node, deadline);
-		}
-		catch (Exception ex) {
-			failure = ex;
-		}
-		if (node != null && !turnCame) {
-			abandon(entry, node, key);
-		}
-		boolean overdue = watch.end();
-		if (failure == null) {
-			return turnCame ? node : null;
-		}
-		if (failure instanceof KeeperException.NoNodeException vanished) {
-			return retryAfterSessionEnded(deadline, entry, key, kind, waitTime, vanished);
-		}
-		if (overdue) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within " + waitTime.toMillis()
-					+ "ms: ZooKeeper (" + connectString() + ") did not answer in time", failure);
-		}
-		throw failure;
-	}
-
-	/**
-	 * A lock node vanished while it waited: ZooKeeper ended the session that created it.
-	 * Queue again in the new session, within the same deadline.
-	 */
-	private @Nullable QueuedNode retryAfterSessionEnded(long deadline, LockEntry entry, String key, LockNodeKind kind,
-			Duration waitTime, KeeperException.NoNodeException ex) throws Exception {
-		if (System.nanoTime() - deadline >= 0) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within " + waitTime.toMillis()
-					+ "ms: the ZooKeeper session that queued for it ended", ex);
-		}
-		logger.debug("The lock node of '" + key + "' vanished while it waited; queueing again", ex);
-		awaitConnection(key, waitTime, deadline);
-		return takeTurnBefore(deadline, entry, key, kind, waitTime);
-	}
-
-	/**
-	 * Releases one acquisition. An interrupted thread releases like any other: its
-	 * interrupt is set aside while ZooKeeper deletes the node, and restored afterwards,
-	 * unless it came from the lost-lock policy.
+	 * Releases one acquisition; the last one sharing a hold deletes its lock node. An
+	 * interrupted thread releases like any other: its interrupt is set aside while
+	 * ZooKeeper deletes the node, and restored afterwards, unless it came from the
+	 * lost-lock policy.
 	 */
 	void release(LockEntry entry, LockHold hold) {
 		if (!hold.exit()) {
@@ -322,15 +269,10 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 		boolean interrupted = Thread.interrupted();
 		try {
-			if (hold.end()) {
+			if (end(entry, hold) && hold.holder() == Thread.currentThread()) {
 				interrupted = false;
 			}
-			entry.holds.remove(hold.holder(), hold);
-			this.lossDetector.unregister(hold);
-			OverdueInterrupter.Watch watch = this.overdueInterrupter
-				.watch(System.nanoTime() + RELEASE_TIMEOUT.toNanos());
-			leaveQuietly(entry, hold.node(), hold.key());
-			watch.end();
+			this.turns.leave(entry.queue, hold.node(), hold.key());
 		}
 		finally {
 			dispose(entry);
@@ -340,25 +282,31 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 	}
 
-	private void abandon(LockEntry entry, QueuedNode node, String key) {
-		try {
-			entry.queue.abandon(node);
-		}
-		catch (Exception ex) {
-			logger.warn("Could not start deleting the lock node of '" + key + "' (" + node.path()
-					+ "); ZooKeeper deletes it when the session ends", ex);
-		}
+	/**
+	 * Releases a detached acquisition after a delay, without waiting for ZooKeeper to
+	 * confirm the deletion of its node.
+	 */
+	void releaseAfter(LockEntry entry, LockHold hold, Duration delay) {
+		this.scheduler.schedule(() -> {
+			if (hold.exit()) {
+				end(entry, hold);
+				this.turns.abandon(entry.queue, hold.node(), hold.key());
+			}
+			dispose(entry);
+		}, delay.toNanos(), TimeUnit.NANOSECONDS);
 	}
 
-	private void leaveQuietly(LockEntry entry, QueuedNode node, String key) {
-		try {
-			entry.queue.leave(node);
+	/**
+	 * Ends a hold whose last acquisition was released.
+	 * @return whether its holder was interrupted because the lock was lost
+	 */
+	private boolean end(LockEntry entry, LockHold hold) {
+		boolean holderInterrupted = hold.end();
+		if (hold.holder() != null) {
+			entry.holds.remove(hold.holder(), hold);
 		}
-		catch (Exception ex) {
-			logger.warn("Could not confirm the release of lock '" + key + "' with ZooKeeper (" + connectString()
-					+ "); Curator keeps deleting its node in the background, and ZooKeeper deletes it when the "
-					+ "session ends", ex);
-		}
+		this.lossDetector.unregister(hold);
+		return holderInterrupted;
 	}
 
 	boolean isHeld(LockHold hold) {
@@ -371,10 +319,6 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 */
 	public LostLockPolicy getLostLockPolicy() {
 		return this.lossDetector.policy();
-	}
-
-	private String connectString() {
-		return this.client.getZookeeperClient().getCurrentConnectionString();
 	}
 
 	/**

@@ -1,0 +1,103 @@
+package dev.zklock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Locks kept beyond the call: until an asynchronous result completes, and for a minimum
+ * hold time.
+ */
+class AsyncLockTests {
+
+	@RegisterExtension
+	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
+
+	private static LockTemplate template;
+
+	private static ZooKeeperLockRegistry otherProcess;
+
+	@BeforeAll
+	static void connect() throws Exception {
+		template = new LockTemplate(new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks"), Duration.ofSeconds(5));
+		otherProcess = new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks");
+	}
+
+	@Test
+	void lockIsKeptUntilTheResultCompletesAndReleasedBeforeTheCallerSeesIt() throws Exception {
+		CompletableFuture<String> work = new CompletableFuture<>();
+		CompletableFuture<String> result = template.executeAsync(LockRequest.exclusive("async"), (lock) -> work);
+		assertThat(result).isNotDone();
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> otherProcess.acquire("async", Duration.ofMillis(300)));
+		CompletableFuture.runAsync(() -> work.complete("done"));
+		assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo("done");
+		otherProcess.acquire("async", Duration.ZERO).release();
+	}
+
+	@Test
+	void asyncLockBelongsToTheWorkNotToTheCallingThread() throws Exception {
+		CompletableFuture<String> work = new CompletableFuture<>();
+		CompletableFuture<String> result = template.executeAsync(LockRequest.exclusive("owned-by-work"),
+				(lock) -> work);
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> template.execute("owned-by-work", Duration.ofMillis(200), (lock) -> "reentered"));
+		work.complete("done");
+		assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo("done");
+	}
+
+	@Test
+	void failedResultReleasesTheLockAndKeepsItsFailure() throws Exception {
+		IllegalStateException failure = new IllegalStateException("export failed");
+		CompletableFuture<String> result = template.executeAsync(LockRequest.exclusive("failing-async"),
+				(lock) -> CompletableFuture.supplyAsync(() -> {
+					throw failure;
+				}));
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> result.get(5, TimeUnit.SECONDS))
+			.havingCause()
+			.isSameAs(failure);
+		otherProcess.acquire("failing-async", Duration.ZERO).release();
+	}
+
+	@Test
+	void workThatFailsToStartReleasesTheLockAtOnce() {
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> template.executeAsync(LockRequest.exclusive("not-started"), (lock) -> {
+				throw new IllegalArgumentException("bad input");
+			}));
+		otherProcess.acquire("not-started", Duration.ZERO).release();
+	}
+
+	@Test
+	void minimumHoldTimeKeepsTheLockAfterQuickWork() throws Exception {
+		long start = System.nanoTime();
+		String result = template.execute(LockRequest.exclusive("nightly").withHoldAtLeast(Duration.ofSeconds(1)),
+				(lock) -> "ran");
+		assertThat(result).isEqualTo("ran");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(900));
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> otherProcess.acquire("nightly", Duration.ofMillis(200)));
+		otherProcess.acquire("nightly", Duration.ofSeconds(5)).release();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+	}
+
+	@Test
+	void minimumHoldTimeShorterThanTheWorkChangesNothing() {
+		template.execute(LockRequest.exclusive("slow").withHoldAtLeast(Duration.ofMillis(50)), (lock) -> {
+			Thread.sleep(100);
+			return null;
+		});
+		otherProcess.acquire("slow", Duration.ZERO).release();
+	}
+
+}

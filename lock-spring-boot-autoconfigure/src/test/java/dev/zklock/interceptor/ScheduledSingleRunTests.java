@@ -1,0 +1,162 @@
+package dev.zklock.interceptor;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import dev.zklock.DistributedLock;
+import dev.zklock.LockTimeoutException;
+import dev.zklock.OnLockFailure;
+import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import dev.zklock.zookeeper.AcquiredLock;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * A {@code @Scheduled} job that runs once per tick across instances, and asynchronous
+ * methods that keep their lock until their result completes, in real application contexts
+ * sharing a ZooKeeper server.
+ */
+class ScheduledSingleRunTests {
+
+	private static final List<Long> runs = new CopyOnWriteArrayList<>();
+
+	@RegisterExtension
+	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString(),
+				"distributed-lock.startup.connection-wait=10s");
+
+	@Test
+	void scheduledJobRunsOncePerTickAcrossTwoInstances() {
+		runs.clear();
+		ApplicationContextRunner instances = this.contextRunner.withUserConfiguration(NightlyJobConfiguration.class);
+		instances.run((first) -> instances.run((second) -> Thread.sleep(3_000)));
+		List<Long> starts = new ArrayList<>(runs);
+		starts.sort(Long::compare);
+		assertThat(starts).hasSizeBetween(3, 9);
+		for (int i = 1; i < starts.size(); i++) {
+			assertThat(starts.get(i) - starts.get(i - 1)).as("gap between runs %d and %d", i - 1, i)
+				.isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(400));
+		}
+	}
+
+	@Test
+	void asyncMethodKeepsItsLockUntilItsResultCompletes() throws Exception {
+		ZooKeeperLockRegistry otherProcess = new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks");
+		this.contextRunner.withBean(ExportService.class).run((context) -> {
+			ExportService exports = context.getBean(ExportService.class);
+			CompletableFuture<String> result = exports.export();
+			assertThat(result).isNotDone();
+			assertThatExceptionOfType(LockTimeoutException.class)
+				.isThrownBy(() -> otherProcess.acquire("export", Duration.ofMillis(200)));
+			exports.finish("exported");
+			assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo("exported");
+			otherProcess.acquire("export", Duration.ZERO).release();
+		});
+	}
+
+	@Test
+	void asyncMethodThatCannotLockAnswersThroughItsResult() throws Exception {
+		ZooKeeperLockRegistry otherProcess = new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks");
+		this.contextRunner.withBean(ExportService.class).run((context) -> {
+			ExportService exports = context.getBean(ExportService.class);
+			AcquiredLock held = otherProcess.acquire("export", Duration.ZERO);
+			try {
+				assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> exports.exportNow().get())
+					.withCauseInstanceOf(LockTimeoutException.class);
+				assertThat(exports.exportIfFree().get()).isNull();
+			}
+			finally {
+				held.release();
+			}
+		});
+	}
+
+	@Test
+	void futureThatTheLockCannotFollowFailsStartUp() {
+		this.contextRunner.withBean(FutureService.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining("FutureService.work()")
+				.hasMessageContaining("returns java.util.concurrent.Future")
+				.hasMessageContaining("return CompletableFuture or CompletionStage");
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableScheduling
+	static class NightlyJobConfiguration {
+
+		@Bean
+		NightlyJob nightlyJob() {
+			return new NightlyJob();
+		}
+
+	}
+
+	static class NightlyJob {
+
+		@Scheduled(fixedRate = 500)
+		@DistributedLock(key = "'nightly'", waitTime = "0", onFailure = OnLockFailure.SKIP, holdAtLeast = "450ms")
+		void run() {
+			runs.add(System.nanoTime());
+		}
+
+	}
+
+	static class ExportService {
+
+		private volatile CompletableFuture<String> pending;
+
+		@DistributedLock(key = "'export'")
+		CompletableFuture<String> export() {
+			this.pending = new CompletableFuture<>();
+			return this.pending;
+		}
+
+		void finish(String result) {
+			this.pending.complete(result);
+		}
+
+		@DistributedLock(key = "'export'", waitTime = "0")
+		CompletableFuture<String> exportNow() {
+			return CompletableFuture.completedFuture("never");
+		}
+
+		@DistributedLock(key = "'export'", waitTime = "0", onFailure = OnLockFailure.SKIP)
+		CompletableFuture<String> exportIfFree() {
+			return CompletableFuture.completedFuture("never");
+		}
+
+	}
+
+	static class FutureService {
+
+		@DistributedLock(key = "'k'")
+		java.util.concurrent.Future<String> work() {
+			return CompletableFuture.completedFuture("");
+		}
+
+	}
+
+}
