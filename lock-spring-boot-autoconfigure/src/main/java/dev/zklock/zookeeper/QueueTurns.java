@@ -104,8 +104,9 @@ final class QueueTurns {
 			return;
 		}
 		long remaining = deadline - System.nanoTime();
-		if (remaining <= 0 || !this.client
-			.blockUntilConnected((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)), TimeUnit.MILLISECONDS)) {
+		if (remaining <= 0 || !this.client.blockUntilConnected(
+				(int) Math.min(Integer.MAX_VALUE, Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining))),
+				TimeUnit.MILLISECONDS)) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': no connection to ZooKeeper ("
 					+ connectString() + ") within " + waitTime.toMillis() + "ms", null);
 		}

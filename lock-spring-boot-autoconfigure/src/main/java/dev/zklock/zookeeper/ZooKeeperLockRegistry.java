@@ -117,6 +117,18 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	}
 
 	/**
+	 * A {@link java.util.concurrent.locks.Lock} view of the key's exclusive lock. It
+	 * shares this registry's holds, so a thread that holds the key through the annotation
+	 * or the template re-enters it through the view, and the other way round.
+	 * @param key the lock key
+	 * @return the lock view; cheap, so obtain one where it is needed
+	 */
+	public ZooKeeperLock obtain(String key) {
+		Assert.isTrue(key != null && !key.isBlank(), "Lock key must not be null or blank");
+		return new ZooKeeperLock(this, key);
+	}
+
+	/**
 	 * Acquires the exclusive lock for the key, waiting at most the wait time, all
 	 * included: waiting for a ZooKeeper connection and for other holders.
 	 * @param key the lock key

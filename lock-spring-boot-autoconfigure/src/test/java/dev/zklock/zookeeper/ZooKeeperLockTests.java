@@ -1,0 +1,141 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.zklock.LockTemplate;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The {@link java.util.concurrent.locks.Lock} view against a holder in another session.
+ */
+class ZooKeeperLockTests {
+
+	@RegisterExtension
+	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
+
+	private CuratorFramework client;
+
+	private ZooKeeperLockRegistry registry;
+
+	private ZooKeeperLockRegistry otherProcess;
+
+	@BeforeEach
+	void connect() throws Exception {
+		this.client = this.zookeeper.newClient();
+		this.registry = new ZooKeeperLockRegistry(this.client, "/locks");
+		this.otherProcess = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
+	}
+
+	@Test
+	void tryLockTakesAFreeLockAndUnlockGivesItBack() {
+		ZooKeeperLock lock = this.registry.obtain("view");
+		assertThat(lock.tryLock()).isTrue();
+		assertThatExceptionOfType(dev.zklock.LockTimeoutException.class)
+			.isThrownBy(() -> this.otherProcess.acquire("view", Duration.ZERO));
+		lock.unlock();
+		this.otherProcess.acquire("view", Duration.ZERO).release();
+	}
+
+	@Test
+	void tryLockOfAHeldLockAnswersFalseAtOnceOrAfterItsWait() throws Exception {
+		AcquiredLock held = this.otherProcess.acquire("view", Duration.ZERO);
+		ZooKeeperLock lock = this.registry.obtain("view");
+		assertThat(lock.tryLock()).isFalse();
+		long start = System.nanoTime();
+		assertThat(lock.tryLock(300, TimeUnit.MILLISECONDS)).isFalse();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+		held.release();
+		assertThat(lock.tryLock(5, TimeUnit.SECONDS)).isTrue();
+		lock.unlock();
+	}
+
+	@Test
+	void lockWaitsUntilTheOtherHolderReleases() throws Exception {
+		AcquiredLock held = this.otherProcess.acquire("view", Duration.ZERO);
+		CompletableFuture.runAsync(() -> {
+			sleep(300);
+			held.release();
+		});
+		ZooKeeperLock lock = this.registry.obtain("view");
+		lock.lock();
+		assertThat(held.isValid()).isFalse();
+		lock.unlock();
+	}
+
+	@Test
+	void lockInterruptiblyEndsWithTheInterruptAndLeavesNoNodeBehind() throws Exception {
+		AcquiredLock held = this.otherProcess.acquire("view", Duration.ZERO);
+		ZooKeeperLock lock = this.registry.obtain("view");
+		AtomicReference<Throwable> outcome = new AtomicReference<>();
+		CountDownLatch done = new CountDownLatch(1);
+		Thread waiter = new Thread(() -> {
+			try {
+				lock.lockInterruptibly();
+			}
+			catch (Throwable ex) {
+				outcome.set(ex);
+			}
+			done.countDown();
+		});
+		waiter.start();
+		String keyPath = this.registry.pathOf("view");
+		while (this.client.getChildren().forPath(keyPath).size() < 2) {
+			Thread.sleep(10);
+		}
+		waiter.interrupt();
+		assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (this.client.getChildren().forPath(keyPath).size() > 1 && System.nanoTime() < deadline) {
+			Thread.sleep(10);
+		}
+		assertThat(this.client.getChildren().forPath(keyPath)).hasSize(1);
+		held.release();
+	}
+
+	@Test
+	void viewAndTemplateShareTheThreadsHold() {
+		LockTemplate template = new LockTemplate(this.registry, Duration.ofSeconds(5));
+		ZooKeeperLock lock = this.registry.obtain("shared");
+		long token = template.execute("shared", (held) -> {
+			assertThat(lock.tryLock()).isTrue();
+			lock.unlock();
+			return held.fencingToken();
+		});
+		assertThat(lock.tryLock()).isTrue();
+		String inner = template.execute("shared", Duration.ZERO,
+				(held) -> "reentered " + (held.fencingToken() > token));
+		assertThat(inner).isEqualTo("reentered true");
+		lock.unlock();
+	}
+
+	@Test
+	void unlockWithoutHoldingAndConditionsAreRefused() {
+		ZooKeeperLock lock = this.registry.obtain("view");
+		assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::unlock)
+			.withMessageContaining("'view'");
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(lock::newCondition)
+			.withMessageContaining("distributed lock, which has no conditions");
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
