@@ -2,6 +2,11 @@ package dev.zklock;
 
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -133,6 +138,94 @@ public class LockTemplate {
 			throw lost;
 		}
 		return result;
+	}
+
+	/**
+	 * Runs the callback while holding the locks of several keys, all or none: the keys
+	 * are acquired one after the other in their natural order (the same in every process,
+	 * so two calls locking {a, b} and {b, a} cannot deadlock), all within the one wait
+	 * time; when one cannot be had, those already acquired are released.
+	 * @param <T> the type of the result
+	 * @param keys the lock keys: non-blank strings, duplicates counted once
+	 * @param type what the locks let other holders do meanwhile:
+	 * {@link LockType#EXCLUSIVE}, {@link LockType#READ} or {@link LockType#WRITE}
+	 * @param waitTime how long to wait for all the locks together
+	 * @param callback the work to run under the locks; its handle is a
+	 * {@link MultiKeyLock}
+	 * @return the callback's result
+	 * @throws LockTimeoutException if a lock was not acquired within the wait time
+	 * @throws LockAcquisitionException if a lock could not be acquired for another reason
+	 * @throws UndeclaredThrowableException wrapping a checked exception of the callback;
+	 * unchecked exceptions and errors of the callback propagate unchanged
+	 * @throws LockLostException if a lock was lost while the callback ran and the
+	 * registry's {@link dev.zklock.zookeeper.LostLockPolicy} raises losses
+	 */
+	public <T extends @Nullable Object> T execute(Collection<String> keys, LockType type, Duration waitTime,
+			LockCallback<T> callback) {
+		Assert.notEmpty(keys, "Lock keys must not be empty");
+		Assert.isTrue(type != LockType.SEMAPHORE, "Several keys cannot be locked as one semaphore");
+		assertValidWaitTime(waitTime);
+		SortedSet<String> ordered = new TreeSet<>();
+		for (String key : keys) {
+			Assert.isTrue(key != null && !key.isBlank(), "Lock keys must not be null or blank");
+			ordered.add(key);
+		}
+		MultiKeyCall<T> call = new MultiKeyCall<>(new ArrayList<>(ordered), type,
+				System.nanoTime() + waitTime.toNanos(), callback);
+		try {
+			return execute(call.request(0), (lock) -> call.proceed(lock, 1));
+		}
+		catch (LockTimeoutException ex) {
+			throw call.started ? ex : new LockTimeoutException(ex.getKey(), waitTime);
+		}
+	}
+
+	/**
+	 * One multi-key call: acquires the next key under the locks of the keys before it,
+	 * and runs the callback under all of them.
+	 */
+	private final class MultiKeyCall<T extends @Nullable Object> {
+
+		private final List<String> keys;
+
+		private final LockType type;
+
+		private final long deadline;
+
+		private final LockCallback<T> callback;
+
+		private final List<LockHandle> acquired = new ArrayList<>();
+
+		private boolean started;
+
+		MultiKeyCall(List<String> keys, LockType type, long deadline, LockCallback<T> callback) {
+			this.keys = keys;
+			this.type = type;
+			this.deadline = deadline;
+			this.callback = callback;
+		}
+
+		LockRequest request(int index) {
+			Duration remaining = Duration.ofNanos(Math.max(0, this.deadline - System.nanoTime()));
+			return new LockRequest(this.keys.get(index), this.type, 1, remaining, Duration.ZERO);
+		}
+
+		T proceed(LockHandle lock, int next) throws Exception {
+			this.acquired.add(lock);
+			if (next < this.keys.size()) {
+				return execute(request(next), (nextLock) -> proceed(nextLock, next + 1));
+			}
+			MultiKeyLock all = new MultiKeyLock(this.acquired);
+			this.started = true;
+			HeldLocks.push(all);
+			try {
+				return this.callback.doWithLock(all);
+			}
+			finally {
+				HeldLocks.remove(all);
+			}
+		}
+
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.zklock.interceptor;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -8,6 +9,7 @@ import java.util.function.Supplier;
 import dev.zklock.LockException;
 import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
+import dev.zklock.LockType;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -44,12 +46,22 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 		if (spec == null) {
 			return invocation.proceed();
 		}
-		String key = this.keyEvaluator.resolveKey(spec, invocation.getArguments(), target);
+		List<String> keys = this.keyEvaluator.resolveKeys(spec, invocation.getArguments(), target);
 		LockTemplate template = this.lockTemplate.get();
 		Duration waitTime = (spec.waitTime() != null) ? spec.waitTime() : template.getDefaultWaitTime();
-		LockRequest request = new LockRequest(key, spec.type(), spec.permits(), waitTime, spec.holdAtLeast());
+		if (keys.size() > 1 && (spec.async() || !spec.holdAtLeast().isZero() || spec.type() == LockType.SEMAPHORE)) {
+			throw new IllegalArgumentException(spec.describe() + " evaluated to several keys, which cannot be "
+					+ "locked as a semaphore, for an asynchronous result, or with a minimum hold time");
+		}
+		LockRequest request = new LockRequest(keys.get(0), spec.type(), spec.permits(), waitTime, spec.holdAtLeast());
 		AtomicBoolean acquired = new AtomicBoolean();
 		try {
+			if (keys.size() > 1) {
+				return template.execute(keys, spec.type(), waitTime, (lock) -> {
+					acquired.set(true);
+					return proceed(invocation);
+				});
+			}
 			if (spec.async()) {
 				return template.executeAsync(request, (lock) -> {
 					acquired.set(true);

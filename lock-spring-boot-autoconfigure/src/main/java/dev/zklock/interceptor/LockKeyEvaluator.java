@@ -1,6 +1,9 @@
 package dev.zklock.interceptor;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -9,10 +12,12 @@ import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationException;
+import org.springframework.util.ObjectUtils;
 
 /**
  * Evaluates a {@link LockSpec}'s key expression against one invocation. Parameters are
- * variables by name and as {@code #p0}/{@code #a0}; beans resolve as {@code @name}.
+ * variables by name and as {@code #p0}/{@code #a0}; beans resolve as {@code @name}. An
+ * expression that yields a collection or an array names several keys.
  */
 final class LockKeyEvaluator {
 
@@ -29,10 +34,11 @@ final class LockKeyEvaluator {
 	 * @param spec the method's lock spec
 	 * @param args the invocation's arguments
 	 * @param target the target object, or {@code null}
-	 * @return the non-blank key
+	 * @return the non-blank keys: one, or several when the expression yields a collection
+	 * or an array
 	 * @throws IllegalArgumentException if the expression fails or yields no usable key
 	 */
-	String resolveKey(LockSpec spec, @Nullable Object[] args, @Nullable Object target) {
+	List<String> resolveKeys(LockSpec spec, @Nullable Object[] args, @Nullable Object target) {
 		LockExpressionRoot root = new LockExpressionRoot(spec.method(), args, target);
 		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, spec.method(), args,
 				this.parameterNameDiscoverer);
@@ -54,14 +60,29 @@ final class LockKeyEvaluator {
 		return validate(spec, value);
 	}
 
-	private String validate(LockSpec spec, @Nullable Object value) {
+	private List<String> validate(LockSpec spec, @Nullable Object value) {
 		if (value == null) {
 			throw new IllegalArgumentException(spec.describe() + " evaluated to null");
 		}
 		if (value instanceof Collection<?> || value.getClass().isArray()) {
-			throw new IllegalArgumentException(spec.describe() + " evaluated to a " + value.getClass().getName()
-					+ ", but a lock key must be a single value");
+			List<Object> values = (value instanceof Collection<?> collection) ? new ArrayList<>(collection)
+					: Arrays.asList(ObjectUtils.toObjectArray(value));
+			if (values.isEmpty()) {
+				throw new IllegalArgumentException(spec.describe() + " evaluated to no keys");
+			}
+			List<String> keys = new ArrayList<>(values.size());
+			for (Object element : values) {
+				if (element == null) {
+					throw new IllegalArgumentException(spec.describe() + " evaluated to keys that include null");
+				}
+				keys.add(validKey(spec, element));
+			}
+			return keys;
 		}
+		return List.of(validKey(spec, value));
+	}
+
+	private String validKey(LockSpec spec, Object value) {
 		String key = value.toString();
 		if (key.isBlank()) {
 			throw new IllegalArgumentException(spec.describe() + " evaluated to a blank key");

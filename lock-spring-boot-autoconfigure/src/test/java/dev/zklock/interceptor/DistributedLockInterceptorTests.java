@@ -2,6 +2,7 @@ package dev.zklock.interceptor;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -130,8 +131,12 @@ class DistributedLockInterceptorTests {
 				.withMessageContaining("'@nullKey.value()'")
 				.withMessageContaining("evaluated to null");
 			assertThatIllegalArgumentException().isThrownBy(() -> orders.bare(" ")).withMessageContaining("blank key");
-			assertThatIllegalArgumentException().isThrownBy(() -> orders.bare(List.of("a", "b")))
-				.withMessageContaining("single value");
+			assertThatIllegalArgumentException().isThrownBy(() -> orders.bare(List.of()))
+				.withMessageContaining("evaluated to no keys");
+			assertThatIllegalArgumentException().isThrownBy(() -> orders.bare(Arrays.asList("a", null)))
+				.withMessageContaining("keys that include null");
+			assertThatIllegalArgumentException().isThrownBy(() -> orders.bare(new String[] { "a", " " }))
+				.withMessageContaining("blank key");
 			assertThatIllegalArgumentException().isThrownBy(() -> orders.byProperty(null))
 				.withMessageContaining("'customer:' + #order.customerId")
 				.withMessageContaining("reads '#order', which is null");
