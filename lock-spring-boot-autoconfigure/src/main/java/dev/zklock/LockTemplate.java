@@ -176,7 +176,7 @@ public class LockTemplate {
 			return execute(call.request(0), (lock) -> call.proceed(lock, 1));
 		}
 		catch (LockTimeoutException ex) {
-			throw call.started ? ex : new LockTimeoutException(ex.getKey(), waitTime);
+			throw call.started ? ex : new LockTimeoutException(ex.getKey(), waitTime, ex.getHolder());
 		}
 	}
 

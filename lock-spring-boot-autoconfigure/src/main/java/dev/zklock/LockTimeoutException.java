@@ -2,6 +2,8 @@ package dev.zklock;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when a distributed lock could not be acquired within its wait time because
  * another holder kept it. The protected code did not run.
@@ -12,16 +14,31 @@ public class LockTimeoutException extends LockException {
 
 	private final Duration waitTime;
 
+	private final @Nullable String holder;
+
 	/**
 	 * Creates an exception for a lock that was not acquired in time.
 	 * @param key the key of the lock
 	 * @param waitTime how long the caller waited
 	 */
 	public LockTimeoutException(String key, Duration waitTime) {
-		super("Could not acquire lock '" + key + "' within " + waitTime.toMillis() + "ms: another holder kept it",
-				null);
+		this(key, waitTime, null);
+	}
+
+	/**
+	 * Creates an exception for a lock that was not acquired in time, naming its holder.
+	 * @param key the key of the lock
+	 * @param waitTime how long the caller waited
+	 * @param holder who held the lock when the wait ended, such as
+	 * {@code application 'orders', host web-1, pid 4242, thread 'exec-3'}, or
+	 * {@code null} if unknown
+	 */
+	public LockTimeoutException(String key, Duration waitTime, @Nullable String holder) {
+		super("Could not acquire lock '" + key + "' within " + waitTime.toMillis() + "ms: another holder kept it"
+				+ ((holder != null) ? " (" + holder + ")" : ""), null);
 		this.key = key;
 		this.waitTime = waitTime;
+		this.holder = holder;
 	}
 
 	/**
@@ -30,6 +47,14 @@ public class LockTimeoutException extends LockException {
 	 */
 	public String getKey() {
 		return this.key;
+	}
+
+	/**
+	 * Who held the lock when the wait ended.
+	 * @return the holder's description, or {@code null} if unknown
+	 */
+	public @Nullable String getHolder() {
+		return this.holder;
 	}
 
 	/**

@@ -14,6 +14,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -29,16 +30,19 @@ public final class DistributedLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ZooKeeperLockRegistry zooKeeperLockRegistry(CuratorFramework curatorFramework,
-			DistributedLockProperties properties) {
+	ZooKeeperLockRegistry zooKeeperLockRegistry(CuratorFramework curatorFramework, DistributedLockProperties properties,
+			Environment environment) {
+		ZooKeeperLockRegistry registry;
 		try {
-			return new ZooKeeperLockRegistry(curatorFramework, properties.getRootPath(),
+			registry = new ZooKeeperLockRegistry(curatorFramework, properties.getRootPath(),
 					properties.getLostLock().toPolicy());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidConfigurationPropertyValueException("distributed-lock.root-path", properties.getRootPath(),
 					ex.getMessage());
 		}
+		registry.setApplicationName(environment.getProperty("spring.application.name"));
+		return registry;
 	}
 
 	@Bean

@@ -11,6 +11,7 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The queue of lock nodes under one key's node: the fair lock protocol that processes
@@ -51,17 +52,18 @@ final class LockQueue {
 	 * the fencing token and the owner session cost no extra round trip (unless Curator
 	 * had to find the node again after a connection loss).
 	 * @param kind the kind of node
+	 * @param holder who asks, stored as the node's data
 	 * @return the node
 	 * @throws Exception if ZooKeeper fails
 	 */
-	QueuedNode enqueue(LockNodeKind kind) throws Exception {
+	QueuedNode enqueue(LockNodeKind kind, LockHolder holder) throws Exception {
 		Stat stat = new Stat();
 		String path = this.client.create()
 			.storingStatIn(stat)
 			.creatingParentContainersIfNeeded()
 			.withProtection()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-			.forPath(ZKPaths.makePath(this.keyPath, kind.namePrefix()));
+			.forPath(ZKPaths.makePath(this.keyPath, kind.namePrefix()), holder.toBytes());
 		if (stat.getCzxid() == 0) {
 			stat = this.client.checkExists().forPath(path);
 			if (stat == null) {
@@ -104,6 +106,25 @@ final class LockQueue {
 			if (blocking != null && !blockerChanged.await(remaining, TimeUnit.NANOSECONDS)) {
 				return false;
 			}
+		}
+	}
+
+	/**
+	 * Who holds the node at the head of the queue.
+	 * @return the holder, or {@code null} if the queue is empty or its head names none
+	 * @throws Exception if ZooKeeper fails
+	 */
+	@Nullable LockHolder head() throws Exception {
+		List<String> queue = this.client.getChildren().forPath(this.keyPath);
+		if (queue.isEmpty()) {
+			return null;
+		}
+		queue.sort(BY_SEQUENCE);
+		try {
+			return LockHolder.fromBytes(this.client.getData().forPath(ZKPaths.makePath(this.keyPath, queue.get(0))));
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return null;
 		}
 	}
 

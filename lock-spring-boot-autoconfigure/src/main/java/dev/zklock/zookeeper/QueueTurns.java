@@ -48,6 +48,7 @@ final class QueueTurns {
 	 * @param queue the key's queue
 	 * @param key the lock key, for messages
 	 * @param kind what the node asks for
+	 * @param holder who asks
 	 * @param waitTime the wait time, for messages
 	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
 	 * @return the node whose turn came, or {@code null} if other holders kept the lock
@@ -55,14 +56,15 @@ final class QueueTurns {
 	 * in time
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
-	@Nullable QueuedNode take(LockQueue queue, String key, LockNodeKind kind, Duration waitTime, long deadline) throws Exception {
+	@Nullable QueuedNode take(LockQueue queue, String key, LockNodeKind kind, LockHolder holder, Duration waitTime, long deadline)
+			throws Exception {
 		awaitConnection(key, waitTime, deadline);
 		OverdueInterrupter.Watch watch = this.overdueInterrupter.watch(deadline + ACQUISITION_GRACE.toNanos());
 		QueuedNode node = null;
 		boolean turnCame = false;
 		Exception failure = null;
 		try {
-			node = queue.enqueue(kind);
+			node = queue.enqueue(kind, holder);
 			turnCame = queue.awaitTurn(node, deadline);
 		}
 		catch (Exception ex) {
@@ -76,7 +78,7 @@ final class QueueTurns {
 			return turnCame ? node : null;
 		}
 		if (failure instanceof KeeperException.NoNodeException vanished) {
-			return retryAfterSessionEnded(queue, key, kind, waitTime, deadline, vanished);
+			return retryAfterSessionEnded(queue, key, kind, holder, waitTime, deadline, vanished);
 		}
 		if (overdue) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within " + waitTime.toMillis()
@@ -90,13 +92,13 @@ final class QueueTurns {
 	 * Queue again in the new session, within the same deadline.
 	 */
 	private @Nullable QueuedNode retryAfterSessionEnded(LockQueue queue, String key, LockNodeKind kind,
-			Duration waitTime, long deadline, KeeperException.NoNodeException ex) throws Exception {
+			LockHolder holder, Duration waitTime, long deadline, KeeperException.NoNodeException ex) throws Exception {
 		if (System.nanoTime() - deadline >= 0) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within " + waitTime.toMillis()
 					+ "ms: the ZooKeeper session that queued for it ended", ex);
 		}
 		logger.debug("The lock node of '" + key + "' vanished while it waited; queueing again", ex);
-		return take(queue, key, kind, waitTime, deadline);
+		return take(queue, key, kind, holder, waitTime, deadline);
 	}
 
 	private void awaitConnection(String key, Duration waitTime, long deadline) throws InterruptedException {
@@ -109,6 +111,30 @@ final class QueueTurns {
 				TimeUnit.MILLISECONDS)) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': no connection to ZooKeeper ("
 					+ connectString() + ") within " + waitTime.toMillis() + "ms", null);
+		}
+	}
+
+	/**
+	 * Describes who holds the head of a queue, for the message of a timed-out wait; gives
+	 * up quietly if ZooKeeper does not answer within {@link #ACQUISITION_GRACE}.
+	 * @param queue the queue
+	 * @return the holder's description, or {@code null} if it cannot be told
+	 */
+	@Nullable String describeHead(LockQueue queue) {
+		if (!this.client.getZookeeperClient().isConnected()) {
+			return null;
+		}
+		OverdueInterrupter.Watch watch = this.overdueInterrupter.watch(System.nanoTime() + ACQUISITION_GRACE.toNanos());
+		try {
+			LockHolder head = queue.head();
+			return (head != null) ? head.toString() : null;
+		}
+		catch (Exception ex) {
+			logger.debug("Could not read who holds " + queue.keyPath(), ex);
+			return null;
+		}
+		finally {
+			watch.end();
 		}
 	}
 

@@ -51,6 +51,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 
 	private final LockLossDetector lossDetector;
 
+	private volatile @Nullable String applicationName;
+
 	/**
 	 * Creates a registry of locks under the root path, with the default
 	 * {@link LostLockPolicy}.
@@ -96,6 +98,16 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 		Assert.isTrue(!rootPath.equals("/"), "Lock root path must name a node such as '/locks', not '/'");
 		return rootPath;
+	}
+
+	/**
+	 * Names the application in the lock nodes it creates, next to the host, the process
+	 * id and the thread, so that operators and timed-out contenders can tell who holds a
+	 * lock.
+	 * @param applicationName the application's name, or {@code null} for none
+	 */
+	public void setApplicationName(@Nullable String applicationName) {
+		this.applicationName = applicationName;
 	}
 
 	/**
@@ -245,9 +257,10 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	private LockHold acquireInCurrentSession(LockEntry entry, String key, LockNodeKind kind, Duration waitTime,
 			long deadline, @Nullable Thread owner) throws Exception {
 		while (true) {
-			QueuedNode node = this.turns.take(entry.queue, key, kind, waitTime, deadline);
+			QueuedNode node = this.turns.take(entry.queue, key, kind,
+					LockHolder.current(this.applicationName, owner != null), waitTime, deadline);
 			if (node == null) {
-				throw new LockTimeoutException(key, waitTime);
+				throw new LockTimeoutException(key, waitTime, this.turns.describeHead(entry.queue));
 			}
 			LockHold hold = new LockHold(key, node, owner);
 			this.lossDetector.register(hold);

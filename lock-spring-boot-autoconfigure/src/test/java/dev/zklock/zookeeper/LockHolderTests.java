@@ -1,0 +1,78 @@
+package dev.zklock.zookeeper;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import dev.zklock.LockTimeoutException;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Who holds a lock, as its node tells operators and timed-out contenders.
+ */
+class LockHolderTests {
+
+	@RegisterExtension
+	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
+
+	@Test
+	void lockNodeNamesItsApplicationHostProcessAndThread() throws Exception {
+		CuratorFramework client = this.zookeeper.newClient();
+		ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(client, "/locks");
+		registry.setApplicationName("billing");
+		AcquiredLock lock = registry.acquire("invoice:7", Duration.ZERO);
+		try {
+			String node = client.getChildren().forPath(registry.pathOf("invoice:7")).get(0);
+			String data = new String(client.getData().forPath(registry.pathOf("invoice:7") + "/" + node),
+					StandardCharsets.UTF_8);
+			assertThat(data).isEqualTo("application=billing\nhost=" + LockHolder.current(null, false).host() + "\npid="
+					+ ProcessHandle.current().pid() + "\nthread=" + Thread.currentThread().getName() + "\n");
+		}
+		finally {
+			lock.release();
+		}
+	}
+
+	@Test
+	void timeoutNamesTheCurrentHolder() throws Exception {
+		ZooKeeperLockRegistry holder = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
+		holder.setApplicationName("billing");
+		ZooKeeperLockRegistry waiter = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
+		AcquiredLock held = holder.acquire("invoice:8", Duration.ZERO);
+		try {
+			assertThatExceptionOfType(LockTimeoutException.class)
+				.isThrownBy(() -> waiter.acquire("invoice:8", Duration.ofMillis(100)))
+				.withMessageContaining("another holder kept it (application 'billing', host ")
+				.withMessageContaining("pid " + ProcessHandle.current().pid())
+				.withMessageContaining("thread '" + Thread.currentThread().getName() + "')")
+				.satisfies((ex) -> assertThat(ex.getHolder()).startsWith("application 'billing'"));
+		}
+		finally {
+			held.release();
+		}
+	}
+
+	@Test
+	void holderRoundTripsThroughNodeDataAndStaysSmall() {
+		LockHolder holder = new LockHolder("orders", "web-1", 42, "exec\nwith a newline " + "x".repeat(500));
+		LockHolder read = LockHolder.fromBytes(holder.toBytes());
+		assertThat(read.application()).isEqualTo("orders");
+		assertThat(read.host()).isEqualTo("web-1");
+		assertThat(read.pid()).isEqualTo(42);
+		assertThat(read.thread()).startsWith("exec with a newline ").hasSize(LockHolder.MAX_VALUE_LENGTH);
+		assertThat(LockHolder.fromBytes(new LockHolder(null, "h", 1, null).toBytes())).hasToString("host h, pid 1");
+	}
+
+	@Test
+	void dataOfOtherClientsNamesNoHolder() {
+		assertThat(LockHolder.fromBytes(null)).isNull();
+		assertThat(LockHolder.fromBytes("127.0.0.1".getBytes(StandardCharsets.UTF_8))).isNull();
+		assertThat(LockHolder.fromBytes("host=h\npid=x\n".getBytes(StandardCharsets.UTF_8))).isNull();
+	}
+
+}
