@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
@@ -64,8 +65,12 @@ public final class DistributedLockAutoConfiguration {
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
-	static DistributedLockAnnotationBeanPostProcessor distributedLockAnnotationBeanPostProcessor() {
-		return new DistributedLockAnnotationBeanPostProcessor();
+	static DistributedLockAnnotationBeanPostProcessor distributedLockAnnotationBeanPostProcessor(
+			Environment environment) {
+		DistributedLockAnnotationBeanPostProcessor postProcessor = new DistributedLockAnnotationBeanPostProcessor();
+		postProcessor.setBeforeExistingAdvisors(
+				Binder.get(environment).bind("distributed-lock.wrap-transaction", Boolean.class).orElse(true));
+		return postProcessor;
 	}
 
 }

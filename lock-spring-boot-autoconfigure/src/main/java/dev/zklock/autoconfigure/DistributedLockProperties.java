@@ -24,6 +24,13 @@ public class DistributedLockProperties {
 	 */
 	private Duration waitTime = Duration.ofSeconds(5);
 
+	/**
+	 * Whether the lock of a method that is also @Transactional wraps its transaction
+	 * (acquire, begin, commit, release), so that the next holder sees committed data;
+	 * false puts the lock inside the transaction instead.
+	 */
+	private boolean wrapTransaction = true;
+
 	private final LostLock lostLock = new LostLock();
 
 	private final Startup startup = new Startup();
@@ -42,6 +49,14 @@ public class DistributedLockProperties {
 
 	public void setWaitTime(Duration waitTime) {
 		this.waitTime = waitTime;
+	}
+
+	public boolean isWrapTransaction() {
+		return this.wrapTransaction;
+	}
+
+	public void setWrapTransaction(boolean wrapTransaction) {
+		this.wrapTransaction = wrapTransaction;
 	}
 
 	public LostLock getLostLock() {

@@ -17,9 +17,10 @@ import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Proxies beans with {@link DistributedLock} methods so that each call runs under its
- * lock. The lock advice goes before the advice a bean already has, such as
+ * lock. By default the lock advice goes before the advice a bean already has, such as
  * {@code @Transactional}'s, so a lock wraps the transaction: acquire, begin, commit,
- * release.
+ * release ({@link #setBeforeExistingAdvisors(boolean)} with {@code false} puts it inside
+ * instead).
  * <p>
  * The annotations of a bean are parsed when the bean is created, so a malformed key
  * expression or wait time fails start-up with a message naming the method.

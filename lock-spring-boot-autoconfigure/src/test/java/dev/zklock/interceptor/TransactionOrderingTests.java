@@ -1,7 +1,12 @@
 package dev.zklock.interceptor;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -19,6 +24,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
@@ -60,17 +66,74 @@ class TransactionOrderingTests {
 		});
 	}
 
+	@Test
+	void contendersOfTwoApplicationsSeeOnlyCommittedDataAndLoseNoIncrement() {
+		DataSource shared = TransactionalConfiguration.newDataSource();
+		ApplicationContextRunner applications = new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+			.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString())
+			.withBean(DataSource.class, () -> shared)
+			.withUserConfiguration(LedgerConfiguration.class);
+		applications.run((first) -> applications.run((second) -> {
+			List<LedgerService> ledgers = List.of(first.getBean(LedgerService.class),
+					second.getBean(LedgerService.class));
+			ExecutorService threads = Executors.newFixedThreadPool(4);
+			try {
+				List<Future<?>> work = new ArrayList<>();
+				for (int t = 0; t < 4; t++) {
+					LedgerService ledger = ledgers.get(t % 2);
+					work.add(threads.submit(() -> {
+						for (int i = 0; i < 15; i++) {
+							ledger.increment();
+						}
+						return null;
+					}));
+				}
+				for (Future<?> future : work) {
+					future.get(60, TimeUnit.SECONDS);
+				}
+			}
+			finally {
+				threads.shutdownNow();
+			}
+			assertThat(first.getBean(JdbcTemplate.class).queryForObject("select total from counter", Integer.class))
+				.isEqualTo(60);
+		}));
+	}
+
+	@Test
+	void lockCanBeTakenInsideTheTransactionInstead() {
+		this.contextRunner.withPropertyValues("distributed-lock.wrap-transaction=false").run((context) -> {
+			LedgerService ledger = context.getBean(LedgerService.class);
+			ledger.record("entry");
+			assertThat(ledger.events()).hasSize(2);
+			assertThat(ledger.events().get(0)).isEqualTo("body: transaction active, lock held in ZooKeeper");
+			assertThat(ledger.events().get(1)).startsWith("commit: lock not held");
+		});
+	}
+
 	@Configuration(proxyBeanMethods = false)
-	@EnableTransactionManagement
+	@Import(LedgerConfiguration.class)
 	static class TransactionalConfiguration {
 
 		@Bean
 		DataSource dataSource() {
+			return newDataSource();
+		}
+
+		static DataSource newDataSource() {
 			return new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2)
 				.generateUniqueName(true)
 				.addScript("classpath:ledger.sql")
 				.build();
 		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableTransactionManagement
+	static class LedgerConfiguration {
 
 		@Bean
 		PlatformTransactionManager transactionManager(DataSource dataSource) {
@@ -120,6 +183,14 @@ class TransactionOrderingTests {
 				}
 
 			});
+		}
+
+		@Transactional
+		@DistributedLock(key = "'counter'", waitTime = "30s")
+		public void increment() {
+			int total = this.jdbcTemplate.queryForObject("select total from counter", Integer.class);
+			Thread.yield();
+			this.jdbcTemplate.update("update counter set total = ?", total + 1);
 		}
 
 		List<String> events() {
