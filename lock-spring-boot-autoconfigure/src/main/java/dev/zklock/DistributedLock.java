@@ -18,9 +18,10 @@ import java.lang.annotation.Target;
  * <p>
  * A method returning {@code CompletableFuture} or {@code CompletionStage} keeps its lock
  * until the returned result completes; the lock then belongs to the call, not the thread
- * (see {@link LockTemplate#executeAsync}). Other asynchronous return types
- * ({@code Future}, reactive publishers) fail start-up, since their lock would be released
- * before their result completes.
+ * (see {@link LockTemplate#executeAsync}). A method returning a Reactor {@code Mono} or
+ * {@code Flux} takes its lock on subscription and keeps it until the result terminates.
+ * Other asynchronous return types ({@code Future}, other reactive publishers) fail
+ * start-up, since their lock would be released before their result completes.
  *
  * <pre class="code">
  * &#64;DistributedLock(key = "'order:' + #orderId", waitTime = "3s")

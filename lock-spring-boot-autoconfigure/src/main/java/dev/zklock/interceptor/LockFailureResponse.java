@@ -59,9 +59,9 @@ sealed interface LockFailureResponse {
 		if (chosen.size() > 1) {
 			throw invalid(method, "chooses " + String.join(" and ", chosen) + "; choose one");
 		}
-		boolean async = LockSpecSource.isAsync(method);
+		LockedResult result = LockedResult.of(method);
 		if (annotation.onFailure() == OnLockFailure.SKIP) {
-			return async ? AsyncSkip.INSTANCE : Skip.of(method);
+			return Skip.of(method, result);
 		}
 		if (StringUtils.hasText(annotation.fallback())) {
 			return Fallback.of(annotation.fallback(), method);
@@ -69,7 +69,7 @@ sealed interface LockFailureResponse {
 		if (StringUtils.hasText(annotation.failureHandler())) {
 			return Handler.of(annotation.failureHandler(), method, beanFactory);
 		}
-		return async ? AsyncRethrow.INSTANCE : Rethrow.INSTANCE;
+		return new Rethrow(result);
 	}
 
 	private static IllegalStateException invalid(Method method, String problem) {
@@ -77,66 +77,49 @@ sealed interface LockFailureResponse {
 	}
 
 	/**
-	 * Throws the lock exception.
+	 * Throws the lock exception, or returns a result failed with it for asynchronous
+	 * methods.
+	 *
+	 * @param result what the method returns
 	 */
-	enum Rethrow implements LockFailureResponse {
-
-		INSTANCE;
+	record Rethrow(LockedResult result) implements LockFailureResponse {
 
 		@Override
 		public @Nullable Object respond(LockException failure, MethodInvocation invocation) {
-			throw failure;
+			return switch (this.result) {
+				case VALUE -> throw failure;
+				case COMPLETION_STAGE -> CompletableFuture.failedFuture(failure);
+				case MONO, FLUX -> ReactiveLocking.error(this.result, failure);
+			};
 		}
 
 	}
 
 	/**
-	 * Returns a result that failed with the lock exception, for asynchronous methods.
-	 */
-	enum AsyncRethrow implements LockFailureResponse {
-
-		INSTANCE;
-
-		@Override
-		public Object respond(LockException failure, MethodInvocation invocation) {
-			return CompletableFuture.failedFuture(failure);
-		}
-
-	}
-
-	/**
-	 * Returns a result completed with {@code null}, for asynchronous methods.
-	 */
-	enum AsyncSkip implements LockFailureResponse {
-
-		INSTANCE;
-
-		@Override
-		public Object respond(LockException failure, MethodInvocation invocation) {
-			return CompletableFuture.completedFuture(null);
-		}
-
-	}
-
-	/**
-	 * Returns nothing: {@code null}, or an empty {@code Optional}.
+	 * Returns nothing: {@code null}, an empty {@code Optional}, or an asynchronous result
+	 * completed with nothing.
 	 *
-	 * @param result what the skipped call returns
+	 * @param result what the method returns
+	 * @param value what a skipped call of a method returning a plain value returns
 	 */
-	record Skip(@Nullable Object result) implements LockFailureResponse {
+	record Skip(LockedResult result, @Nullable Object value) implements LockFailureResponse {
 
-		static Skip of(Method method) {
+		static Skip of(Method method, LockedResult result) {
 			Class<?> returnType = method.getReturnType();
 			if (returnType.isPrimitive() && returnType != void.class) {
 				throw invalid(method, "cannot skip on failure: it returns a " + returnType
 						+ ", which has no empty value; return a wrapper type or use a fallback");
 			}
-			return new Skip((returnType == Optional.class) ? Optional.empty() : null);
+			return new Skip(result, (returnType == Optional.class) ? Optional.empty() : null);
 		}
 
 		@Override
 		public @Nullable Object respond(LockException failure, MethodInvocation invocation) {
-			return this.result;
+			return switch (this.result) {
+				case VALUE -> this.value;
+				case COMPLETION_STAGE -> CompletableFuture.completedFuture(null);
+				case MONO, FLUX -> ReactiveLocking.empty(this.result);
+			};
 		}
 
 	}

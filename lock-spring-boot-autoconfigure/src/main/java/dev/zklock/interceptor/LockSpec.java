@@ -25,7 +25,7 @@ import org.springframework.expression.Expression;
  * @param onFailure what a call does instead of running when the lock cannot be acquired
  */
 record LockSpec(Method method, Expression keyExpression, Set<String> variables, LockType type, int permits,
-		@Nullable Duration waitTime, Duration holdAtLeast, boolean async, LockFailureResponse onFailure) {
+		@Nullable Duration waitTime, Duration holdAtLeast, LockedResult result, LockFailureResponse onFailure) {
 
 	String describe() {
 		return "@DistributedLock key expression '" + this.keyExpression.getExpressionString() + "' on "

@@ -8,10 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Future;
 
 import dev.zklock.DistributedLock;
 import dev.zklock.LockType;
@@ -88,7 +85,7 @@ final class LockSpecSource {
 		Duration holdAtLeast = parseDuration("holdAtLeast", annotation.holdAtLeast(), method);
 		return new LockSpec(method, key, variables, annotation.type(), annotation.permits(),
 				parseDuration("waitTime", annotation.waitTime(), method),
-				(holdAtLeast != null) ? holdAtLeast : Duration.ZERO, isAsync(method),
+				(holdAtLeast != null) ? holdAtLeast : Duration.ZERO, LockedResult.of(method),
 				LockFailureResponse.of(annotation, method, this.beanFactory));
 	}
 
@@ -154,31 +151,6 @@ final class LockSpecSource {
 					"@DistributedLock on " + describe(method) + " asks for " + annotation.permits() + " permits of a "
 							+ annotation.type() + " lock; permits apply to type = SEMAPHORE only");
 		}
-	}
-
-	/**
-	 * Whether the method returns a result whose completion ends its hold.
-	 * @throws IllegalStateException if it returns an asynchronous result whose completion
-	 * cannot be followed
-	 */
-	static boolean isAsync(Method method) {
-		Class<?> returnType = method.getReturnType();
-		if (returnType == CompletionStage.class || returnType == CompletableFuture.class) {
-			return true;
-		}
-		if (Future.class.isAssignableFrom(returnType) || CompletionStage.class.isAssignableFrom(returnType)
-				|| isReactive(returnType)) {
-			throw new IllegalStateException("@DistributedLock on " + describe(method) + " returns "
-					+ returnType.getName() + ", whose completion the lock cannot follow, so the lock would be "
-					+ "released before the result is ready; return CompletableFuture or CompletionStage");
-		}
-		return false;
-	}
-
-	private static boolean isReactive(Class<?> type) {
-		return type.getName().equals("org.reactivestreams.Publisher") || ClassUtils.getAllInterfacesForClassAsSet(type)
-			.stream()
-			.anyMatch((candidate) -> candidate.getName().equals("org.reactivestreams.Publisher"));
 	}
 
 	private @Nullable Duration parseDuration(String attribute, String value, Method method) {

@@ -99,7 +99,16 @@ class ScheduledSingleRunTests {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).hasMessageContaining("FutureService.work()")
 				.hasMessageContaining("returns java.util.concurrent.Future")
-				.hasMessageContaining("return CompletableFuture or CompletionStage");
+				.hasMessageContaining("return CompletableFuture, CompletionStage, Mono or Flux");
+		});
+	}
+
+	@Test
+	void publisherThatTheLockCannotFollowFailsStartUp() {
+		this.contextRunner.withBean(PublisherService.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining("PublisherService.work()")
+				.hasMessageContaining("returns org.reactivestreams.Publisher");
 		});
 	}
 
@@ -146,6 +155,15 @@ class ScheduledSingleRunTests {
 		@DistributedLock(key = "'export'", waitTime = "0", onFailure = OnLockFailure.SKIP)
 		CompletableFuture<String> exportIfFree() {
 			return CompletableFuture.completedFuture("never");
+		}
+
+	}
+
+	static class PublisherService {
+
+		@DistributedLock(key = "'k'")
+		org.reactivestreams.Publisher<String> work() {
+			return reactor.core.publisher.Mono.just("");
 		}
 
 	}

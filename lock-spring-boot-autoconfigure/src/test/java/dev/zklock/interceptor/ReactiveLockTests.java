@@ -1,0 +1,146 @@
+package dev.zklock.interceptor;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.zklock.DistributedLock;
+import dev.zklock.LockTimeoutException;
+import dev.zklock.OnLockFailure;
+import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import dev.zklock.zookeeper.AcquiredLock;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Reactor results keep their lock from subscription until they terminate.
+ */
+class ReactiveLockTests {
+
+	@RegisterExtension
+	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
+
+	private static ZooKeeperLockRegistry otherProcess;
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString(),
+				"distributed-lock.startup.connection-wait=10s")
+		.withBean(ReactiveReports.class);
+
+	@BeforeAll
+	static void connectOtherProcess() throws Exception {
+		otherProcess = new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks");
+	}
+
+	@Test
+	void monoLocksFromSubscriptionUntilItCompletes() {
+		this.contextRunner.run((context) -> {
+			ReactiveReports reports = context.getBean(ReactiveReports.class);
+			Mono<String> report = reports.report();
+			assertThat(reports.calls()).isZero();
+			otherProcess.acquire("report", Duration.ZERO).release();
+			Mono<String> checked = report.doOnSubscribe((subscription) -> {
+			})
+				.zipWith(Mono.delay(Duration.ofMillis(150)).map((tick) -> heldElsewhere("report")),
+						(value, held) -> value + (held ? " while held" : " while free"));
+			assertThat(checked.block(Duration.ofSeconds(10))).isEqualTo("report while held");
+			assertThat(reports.calls()).isOne();
+			otherProcess.acquire("report", Duration.ofSeconds(2)).release();
+		});
+	}
+
+	@Test
+	void fluxLocksUntilItTerminatesAndReleasesWhenCancelled() {
+		this.contextRunner.run((context) -> {
+			ReactiveReports reports = context.getBean(ReactiveReports.class);
+			List<Boolean> heldDuringElements = reports.rows()
+				.map((row) -> heldElsewhere("rows"))
+				.collectList()
+				.block(Duration.ofSeconds(10));
+			assertThat(heldDuringElements).containsExactly(true, true, true);
+			otherProcess.acquire("rows", Duration.ofSeconds(5)).release();
+			assertThat(reports.endlessRows().take(2).collectList().block(Duration.ofSeconds(10))).hasSize(2);
+			otherProcess.acquire("rows", Duration.ofSeconds(5)).release();
+		});
+	}
+
+	@Test
+	void resultsThatCannotLockAnswerThroughTheirSignals() {
+		this.contextRunner.run((context) -> {
+			ReactiveReports reports = context.getBean(ReactiveReports.class);
+			AcquiredLock held = otherProcess.acquire("report", Duration.ofSeconds(2));
+			try {
+				assertThatExceptionOfType(LockTimeoutException.class)
+					.isThrownBy(() -> reports.reportNow().block(Duration.ofSeconds(10)));
+				assertThat(reports.reportIfFree().block(Duration.ofSeconds(10))).isNull();
+				assertThat(reports.calls()).isZero();
+			}
+			finally {
+				held.release();
+			}
+		});
+	}
+
+	private static boolean heldElsewhere(String key) {
+		try {
+			otherProcess.acquire(key, Duration.ZERO).release();
+			return false;
+		}
+		catch (LockTimeoutException ex) {
+			return true;
+		}
+	}
+
+	static class ReactiveReports {
+
+		private final AtomicInteger calls = new AtomicInteger();
+
+		int calls() {
+			return this.calls.get();
+		}
+
+		@DistributedLock(key = "'report'")
+		Mono<String> report() {
+			this.calls.incrementAndGet();
+			return Mono.delay(Duration.ofMillis(1000)).map((tick) -> "report");
+		}
+
+		@DistributedLock(key = "'report'", waitTime = "0")
+		Mono<String> reportNow() {
+			this.calls.incrementAndGet();
+			return Mono.just("never");
+		}
+
+		@DistributedLock(key = "'report'", waitTime = "0", onFailure = OnLockFailure.SKIP)
+		Mono<String> reportIfFree() {
+			this.calls.incrementAndGet();
+			return Mono.just("never");
+		}
+
+		@DistributedLock(key = "'rows'")
+		Flux<Integer> rows() {
+			return Flux.range(1, 3).delayElements(Duration.ofMillis(50));
+		}
+
+		@DistributedLock(key = "'rows'")
+		Flux<Long> endlessRows() {
+			return Flux.interval(Duration.ofMillis(20));
+		}
+
+	}
+
+}
