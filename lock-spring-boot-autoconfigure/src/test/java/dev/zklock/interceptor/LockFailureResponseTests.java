@@ -9,8 +9,7 @@ import dev.zklock.LockException;
 import dev.zklock.LockFailureHandler;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.OnLockFailure;
-import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
-import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
+import dev.zklock.testsupport.LockApplications;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.AcquiredLock;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -39,11 +37,7 @@ class LockFailureResponseTests {
 
 	private static AcquiredLock heldElsewhere;
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(
-				AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
-		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString(),
-				"distributed-lock.startup.connection-wait=10s")
+	private final ApplicationContextRunner contextRunner = LockApplications.connectedTo(zookeeper)
 		.withUserConfiguration(JobsConfiguration.class);
 
 	@BeforeAll

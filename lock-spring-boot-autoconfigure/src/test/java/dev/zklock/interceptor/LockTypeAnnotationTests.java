@@ -7,8 +7,7 @@ import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.LockType;
-import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
-import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
+import dev.zklock.testsupport.LockApplications;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.AcquiredLock;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,11 +31,7 @@ class LockTypeAnnotationTests {
 
 	private static ZooKeeperLockRegistry otherProcess;
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(
-				AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
-		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString(),
-				"distributed-lock.startup.connection-wait=10s")
+	private final ApplicationContextRunner contextRunner = LockApplications.connectedTo(zookeeper)
 		.withBean(CatalogService.class);
 
 	@BeforeAll

@@ -7,8 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.zklock.DistributedLock;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.OnLockFailure;
-import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
-import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
+import dev.zklock.testsupport.LockApplications;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.AcquiredLock;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
@@ -18,7 +17,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,11 +32,7 @@ class ReactiveLockTests {
 
 	private static ZooKeeperLockRegistry otherProcess;
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(
-				AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
-		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString(),
-				"distributed-lock.startup.connection-wait=10s")
+	private final ApplicationContextRunner contextRunner = LockApplications.connectedTo(zookeeper)
 		.withBean(ReactiveReports.class);
 
 	@BeforeAll

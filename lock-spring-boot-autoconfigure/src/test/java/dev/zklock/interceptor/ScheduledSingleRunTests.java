@@ -11,15 +11,13 @@ import java.util.concurrent.TimeUnit;
 import dev.zklock.DistributedLock;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.OnLockFailure;
-import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
-import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
+import dev.zklock.testsupport.LockApplications;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.AcquiredLock;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -41,11 +39,7 @@ class ScheduledSingleRunTests {
 	@RegisterExtension
 	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(
-				AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
-		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString(),
-				"distributed-lock.startup.connection-wait=10s");
+	private final ApplicationContextRunner contextRunner = LockApplications.connectedTo(zookeeper);
 
 	@Test
 	void scheduledJobRunsOncePerTickAcrossTwoInstances() {

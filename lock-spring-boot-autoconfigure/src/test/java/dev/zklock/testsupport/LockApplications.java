@@ -1,0 +1,31 @@
+package dev.zklock.testsupport;
+
+import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * Application contexts with the starter's auto-configuration, connected to a test server
+ * before they count as started.
+ */
+public final class LockApplications {
+
+	private LockApplications() {
+	}
+
+	/**
+	 * A runner of applications that lock through the server.
+	 * @param zookeeper the server
+	 * @return the runner
+	 */
+	public static ApplicationContextRunner connectedTo(ZooKeeperTestServer zookeeper) {
+		return new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+			.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString(),
+					"distributed-lock.startup.connection-wait=10s");
+	}
+
+}
