@@ -51,6 +51,15 @@ sealed interface LockNodeKind {
 	@Nullable String blockerOf(List<String> queue, int position) throws ConflictException;
 
 	/**
+	 * Whether a waiting node of this kind may get its turn when any node ahead leaves,
+	 * not only the one {@link #blockerOf} names, so it must watch the whole queue.
+	 * @return whether any departure may end the wait
+	 */
+	default boolean waitsForAnyDeparture() {
+		return false;
+	}
+
+	/**
 	 * The kind of a node, read from its name. Names of no known kind, such as those of
 	 * other recipes, count as exclusive.
 	 * @param nodeName the node's name
@@ -147,6 +156,11 @@ sealed interface LockNodeKind {
 				}
 			}
 			return (position >= this.permits) ? queue.get(position - this.permits) : null;
+		}
+
+		@Override
+		public boolean waitsForAnyDeparture() {
+			return true;
 		}
 
 		@Override

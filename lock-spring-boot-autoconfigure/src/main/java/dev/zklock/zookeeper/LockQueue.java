@@ -85,7 +85,11 @@ final class LockQueue {
 	 */
 	boolean awaitTurn(QueuedNode node, long deadlineNanos) throws Exception {
 		while (true) {
-			List<String> queue = this.client.getChildren().forPath(this.keyPath);
+			CountDownLatch queueChanged = new CountDownLatch(1);
+			boolean watchQueue = node.kind().waitsForAnyDeparture();
+			List<String> queue = watchQueue ? this.client.getChildren()
+				.usingWatcher((Watcher) (event) -> queueChanged.countDown())
+				.forPath(this.keyPath) : this.client.getChildren().forPath(this.keyPath);
 			queue.sort(BY_SEQUENCE);
 			int position = queue.indexOf(node.name());
 			if (position < 0) {
@@ -98,6 +102,12 @@ final class LockQueue {
 			long remaining = deadlineNanos - System.nanoTime();
 			if (remaining <= 0) {
 				return false;
+			}
+			if (watchQueue) {
+				if (!queueChanged.await(remaining, TimeUnit.NANOSECONDS)) {
+					return false;
+				}
+				continue;
 			}
 			CountDownLatch blockerChanged = new CountDownLatch(1);
 			Stat blocking = this.client.checkExists()

@@ -225,6 +225,21 @@ class LockTypesTests {
 	}
 
 	@Test
+	void aPermitReturnedByAnyHolderAdmitsTheNextWaiter() throws Exception {
+		AcquiredLock first = session(0).acquire("exports", LockType.SEMAPHORE, 2, Duration.ZERO);
+		AcquiredLock second = session(1).acquire("exports", LockType.SEMAPHORE, 2, Duration.ZERO);
+		CompletableFuture<AcquiredLock> third = CompletableFuture
+			.supplyAsync(() -> session(2).acquire("exports", LockType.SEMAPHORE, 2, WAIT));
+		awaitQueueLength("exports", 3);
+		long start = System.nanoTime();
+		second.release();
+		AcquiredLock admitted = third.get(10, TimeUnit.SECONDS);
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+		admitted.release();
+		first.release();
+	}
+
+	@Test
 	void permitCountsThatDisagreeAreReported() {
 		AcquiredLock permit = session(0).acquire("exports", LockType.SEMAPHORE, 2, Duration.ZERO);
 		assertThatExceptionOfType(LockAcquisitionException.class)
