@@ -7,6 +7,7 @@ import java.util.Map;
 
 import dev.zklock.autoconfigure.zookeeper.EmbeddedZooKeeperServer;
 import dev.zklock.interceptor.DistributedLockInterceptor;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -70,6 +71,21 @@ class SampleApplicationTests {
 			.retrieve()
 			.requiredBody(SampleInstance.JSON_OBJECT);
 		assertThat(health).containsEntry("status", "UP");
+		assertThat(health).extractingByKey("components")
+			.asInstanceOf(InstanceOfAssertFactories.MAP)
+			.extractingByKey("zookeeper")
+			.asInstanceOf(InstanceOfAssertFactories.MAP)
+			.containsEntry("status", "UP");
+	}
+
+	@Test
+	void locksEndpointShowsTheLocksOfThisInstance() {
+		Map<String, Object> locks = instance.client()
+			.get()
+			.uri("/actuator/locks")
+			.retrieve()
+			.requiredBody(SampleInstance.JSON_OBJECT);
+		assertThat(locks).containsKeys("rootPath", "held", "waiting");
 	}
 
 	@Test

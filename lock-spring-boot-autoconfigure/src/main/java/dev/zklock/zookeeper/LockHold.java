@@ -1,5 +1,6 @@
 package dev.zklock.zookeeper;
 
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -18,6 +19,8 @@ final class LockHold {
 	private final LockQueue.QueuedNode node;
 
 	private final @Nullable Thread holder;
+
+	private final Instant acquiredAt = Instant.now();
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -51,6 +54,14 @@ final class LockHold {
 	 */
 	LockQueue.QueuedNode node() {
 		return this.node;
+	}
+
+	/**
+	 * When the lock was acquired.
+	 * @return the acquisition time
+	 */
+	Instant acquiredAt() {
+		return this.acquiredAt;
 	}
 
 	LockNodeKind kind() {

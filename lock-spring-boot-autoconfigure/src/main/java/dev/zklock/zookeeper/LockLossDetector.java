@@ -1,6 +1,8 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -69,6 +71,14 @@ final class LockLossDetector implements AutoCloseable {
 
 	void unregister(LockHold hold) {
 		this.holds.remove(hold);
+	}
+
+	/**
+	 * The holds being watched: every lock this registry holds now.
+	 * @return the holds
+	 */
+	Collection<LockHold> holds() {
+		return Collections.unmodifiableSet(this.holds);
 	}
 
 	/**

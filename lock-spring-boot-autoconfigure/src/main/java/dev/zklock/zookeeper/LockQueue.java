@@ -1,5 +1,6 @@
 package dev.zklock.zookeeper;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -135,6 +136,42 @@ final class LockQueue {
 		}
 		catch (KeeperException.NoNodeException ex) {
 			return null;
+		}
+	}
+
+	/**
+	 * The queue's nodes as ZooKeeper sees them, in order.
+	 * @return the nodes
+	 * @throws Exception if ZooKeeper fails
+	 */
+	List<QueuedLockNode> describe() throws Exception {
+		List<String> queue = this.client.getChildren().forPath(this.keyPath);
+		queue.sort(BY_SEQUENCE);
+		List<QueuedLockNode> nodes = new ArrayList<>(queue.size());
+		for (int position = 0; position < queue.size(); position++) {
+			String name = queue.get(position);
+			Stat stat = new Stat();
+			byte[] data;
+			try {
+				data = this.client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(this.keyPath, name));
+			}
+			catch (KeeperException.NoNodeException ex) {
+				continue;
+			}
+			LockNodeKind kind = LockNodeKind.ofNodeName(name);
+			nodes.add(new QueuedLockNode(name, LockActivity.typeOf(kind), LockActivity.permitsOf(kind),
+					turnHasCome(kind, queue, position), stat.getCzxid(), Long.toHexString(stat.getEphemeralOwner()),
+					LockHolder.fromBytes(data)));
+		}
+		return nodes;
+	}
+
+	private static boolean turnHasCome(LockNodeKind kind, List<String> queue, int position) {
+		try {
+			return kind.blockerOf(queue, position) == null;
+		}
+		catch (LockNodeKind.ConflictException ex) {
+			return false;
 		}
 	}
 

@@ -1,6 +1,8 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -50,6 +52,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	private final QueueTurns turns;
 
 	private final LockLossDetector lossDetector;
+
+	private final ConcurrentMap<Object, LockActivity> waiting = new ConcurrentHashMap<>();
 
 	private volatile @Nullable String applicationName;
 
@@ -210,6 +214,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			return new AcquiredLock(this, entry, current);
 		}
 		boolean acquired = false;
+		Object waiter = new Object();
+		this.waiting.put(waiter, LockActivity.waiting(key, kind, Instant.now(), owner));
 		try {
 			LockHold hold = acquireInCurrentSession(entry, key, kind, waitTime, deadline, owner);
 			acquired = true;
@@ -229,6 +235,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': " + ex, ex);
 		}
 		finally {
+			this.waiting.remove(waiter);
 			if (!acquired) {
 				dispose(entry);
 			}
@@ -366,6 +373,41 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 
 	private void dispose(LockEntry entry) {
 		this.entries.computeIfPresent(entry.queue.keyPath(), (path, current) -> (--current.users > 0) ? current : null);
+	}
+
+	/**
+	 * The locks this process holds now, through any thread or call.
+	 * @return the held locks
+	 */
+	public List<LockActivity> heldLocks() {
+		return this.lossDetector.holds().stream().map(LockActivity::held).toList();
+	}
+
+	/**
+	 * The locks this process waits for now.
+	 * @return the awaited locks
+	 */
+	public List<LockActivity> waitingLocks() {
+		return List.copyOf(this.waiting.values());
+	}
+
+	/**
+	 * The queue of a key's lock as ZooKeeper sees it: the nodes of every process that
+	 * holds or waits for it, in order, with who asked for each.
+	 * @param key the lock key
+	 * @return the nodes, empty if nobody holds or waits for the key
+	 * @throws IllegalStateException if ZooKeeper cannot be read
+	 */
+	public List<QueuedLockNode> queueOf(String key) {
+		try {
+			if (this.client.checkExists().forPath(pathOf(key)) == null) {
+				return List.of();
+			}
+			return new LockQueue(this.client, pathOf(key)).describe();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Could not read the lock queue of '" + key + "' from ZooKeeper: " + ex, ex);
+		}
 	}
 
 	/**

@@ -1,0 +1,72 @@
+package dev.zklock.actuate;
+
+import java.util.List;
+
+import dev.zklock.zookeeper.LockActivity;
+import dev.zklock.zookeeper.QueuedLockNode;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+/**
+ * The {@code locks} actuator endpoint: the distributed locks this instance holds and
+ * waits for, and, for one key, its queue as ZooKeeper sees it across all instances.
+ */
+@Endpoint(id = "locks")
+public class LocksEndpoint {
+
+	private final ZooKeeperLockRegistry registry;
+
+	/**
+	 * Creates the endpoint.
+	 * @param registry the registry whose locks it shows
+	 */
+	public LocksEndpoint(ZooKeeperLockRegistry registry) {
+		this.registry = registry;
+	}
+
+	/**
+	 * The locks this instance holds and waits for.
+	 * @return the locks
+	 */
+	@ReadOperation
+	public LocksDescriptor locks() {
+		return new LocksDescriptor(this.registry.getRootPath(), this.registry.heldLocks(),
+				this.registry.waitingLocks());
+	}
+
+	/**
+	 * The queue of one key's lock, as ZooKeeper sees it.
+	 * @param key the lock key
+	 * @return the key's queue
+	 */
+	@ReadOperation
+	public KeyDescriptor key(@Selector String key) {
+		return new KeyDescriptor(key, this.registry.pathOf(key), this.registry.queueOf(key));
+	}
+
+	/**
+	 * The locks of this instance.
+	 *
+	 * @param rootPath the ZooKeeper path under which the lock nodes live
+	 * @param held the locks held now
+	 * @param waiting the locks waited for now
+	 */
+	public record LocksDescriptor(String rootPath, List<LockActivity> held, List<LockActivity> waiting) {
+
+	}
+
+	/**
+	 * One key's queue.
+	 *
+	 * @param key the lock key
+	 * @param path the key's ZooKeeper node
+	 * @param queue the nodes of its holders and waiters, in order
+	 */
+	public record KeyDescriptor(String key, String path, List<QueuedLockNode> queue) {
+
+	}
+
+}
