@@ -14,13 +14,13 @@ public final class AcquiredLock implements LockHandle {
 
 	private final ZooKeeperLockRegistry registry;
 
-	private final ZooKeeperLockRegistry.LockEntry entry;
+	private final LockEntry entry;
 
 	private final LockHold hold;
 
 	private final AtomicBoolean released = new AtomicBoolean();
 
-	AcquiredLock(ZooKeeperLockRegistry registry, ZooKeeperLockRegistry.LockEntry entry, LockHold hold) {
+	AcquiredLock(ZooKeeperLockRegistry registry, LockEntry entry, LockHold hold) {
 		this.registry = registry;
 		this.entry = entry;
 		this.hold = hold;

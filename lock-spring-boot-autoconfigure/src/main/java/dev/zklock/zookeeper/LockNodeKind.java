@@ -4,7 +4,10 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.zklock.LockType;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
 
 /**
  * What a node in a {@link LockQueue} asks for, which decides when its turn comes. The
@@ -31,6 +34,27 @@ sealed interface LockNodeKind {
 	 */
 	static LockNodeKind permit(int permits) {
 		return new Permit(permits);
+	}
+
+	/**
+	 * The kind of node that a lock type asks for.
+	 * @param type the lock type
+	 * @param permits the number of permits of a semaphore, {@code 1} for other types
+	 * @return the kind
+	 * @throws IllegalArgumentException if the permits do not fit the type
+	 */
+	static LockNodeKind of(LockType type, int permits) {
+		Assert.notNull(type, "'type' must not be null");
+		Assert.isTrue(permits == 1 || type == LockType.SEMAPHORE,
+				() -> "Permits apply to semaphores only, but were " + permits + " for a " + type + " lock");
+		return switch (type) {
+			case EXCLUSIVE, WRITE -> LockNodeKind.EXCLUSIVE;
+			case READ -> LockNodeKind.SHARED;
+			case SEMAPHORE -> {
+				Assert.isTrue(permits >= 1, () -> "Permits must be at least 1, but were " + permits);
+				yield LockNodeKind.permit(permits);
+			}
+		};
 	}
 
 	/**

@@ -45,7 +45,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 
 	private final String rootPath;
 
-	private final ConcurrentMap<String, LockEntry> entries = new ConcurrentHashMap<>();
+	private final LockEntries entries;
 
 	private final ScheduledThreadPoolExecutor scheduler;
 
@@ -81,6 +81,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		Assert.notNull(lostLockPolicy, "'lostLockPolicy' must not be null");
 		this.client = client;
 		this.rootPath = validateRootPath(rootPath);
+		this.entries = new LockEntries(client);
 		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "zklock-registry");
 			thread.setDaemon(true);
@@ -175,7 +176,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * its write or exclusive lock, which would deadlock
 	 */
 	public AcquiredLock acquire(String key, LockType type, int permits, Duration waitTime) {
-		return acquire(key, kindOf(type, permits), waitTime, Thread.currentThread());
+		return acquire(key, LockNodeKind.of(type, permits), waitTime, Thread.currentThread());
 	}
 
 	/**
@@ -196,16 +197,16 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * interrupted (its interrupt flag stays set)
 	 */
 	public AcquiredLock acquireDetached(String key, LockType type, int permits, Duration waitTime) {
-		return acquire(key, kindOf(type, permits), waitTime, null);
+		return acquire(key, LockNodeKind.of(type, permits), waitTime, null);
 	}
 
 	private AcquiredLock acquire(String key, LockNodeKind kind, Duration waitTime, @Nullable Thread owner) {
 		long deadline = System.nanoTime() + waitTime.toNanos();
-		LockEntry entry = retain(pathOf(key));
+		LockEntry entry = this.entries.retain(pathOf(key));
 		LockHold current = (owner != null && !(kind instanceof LockNodeKind.Permit)) ? entry.holds.get(owner) : null;
 		if (current != null) {
 			if (kind == LockNodeKind.EXCLUSIVE && current.kind() == LockNodeKind.SHARED) {
-				dispose(entry);
+				this.entries.dispose(entry);
 				throw new IllegalStateException("The current thread holds the read lock of '" + key
 						+ "' and asks for its exclusive (write) lock: that upgrade would wait for itself; "
 						+ "release the read lock first");
@@ -237,23 +238,9 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		finally {
 			this.waiting.remove(waiter);
 			if (!acquired) {
-				dispose(entry);
+				this.entries.dispose(entry);
 			}
 		}
-	}
-
-	private static LockNodeKind kindOf(LockType type, int permits) {
-		Assert.notNull(type, "'type' must not be null");
-		Assert.isTrue(permits == 1 || type == LockType.SEMAPHORE,
-				() -> "Permits apply to semaphores only, but were " + permits + " for a " + type + " lock");
-		return switch (type) {
-			case EXCLUSIVE, WRITE -> LockNodeKind.EXCLUSIVE;
-			case READ -> LockNodeKind.SHARED;
-			case SEMAPHORE -> {
-				Assert.isTrue(permits >= 1, () -> "Permits must be at least 1, but were " + permits);
-				yield LockNodeKind.permit(permits);
-			}
-		};
 	}
 
 	/**
@@ -296,7 +283,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 */
 	void release(LockEntry entry, LockHold hold) {
 		if (!hold.exit()) {
-			dispose(entry);
+			this.entries.dispose(entry);
 			return;
 		}
 		boolean interrupted = Thread.interrupted();
@@ -307,7 +294,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			this.turns.leave(entry.queue, hold.node(), hold.key());
 		}
 		finally {
-			dispose(entry);
+			this.entries.dispose(entry);
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
@@ -324,7 +311,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 				end(entry, hold);
 				this.turns.abandon(entry.queue, hold.node(), hold.key());
 			}
-			dispose(entry);
+			this.entries.dispose(entry);
 		}, delay.toNanos(), TimeUnit.NANOSECONDS);
 	}
 
@@ -361,18 +348,6 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	public void close() {
 		this.lossDetector.close();
 		this.scheduler.shutdownNow();
-	}
-
-	private LockEntry retain(String path) {
-		return this.entries.compute(path, (p, entry) -> {
-			LockEntry retained = (entry != null) ? entry : new LockEntry(new LockQueue(this.client, p));
-			retained.users++;
-			return retained;
-		});
-	}
-
-	private void dispose(LockEntry entry) {
-		this.entries.computeIfPresent(entry.queue.keyPath(), (path, current) -> (--current.users > 0) ? current : null);
 	}
 
 	/**
@@ -415,26 +390,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * @return the number of keys in use
 	 */
 	public int keysInUse() {
-		return this.entries.size();
-	}
-
-	/**
-	 * A key's lock queue, the holds of this process's threads, and the number of
-	 * acquisitions that use it (holding or waiting); the count is guarded by the entry
-	 * map.
-	 */
-	static final class LockEntry {
-
-		final LockQueue queue;
-
-		final ConcurrentMap<Thread, LockHold> holds = new ConcurrentHashMap<>();
-
-		int users;
-
-		LockEntry(LockQueue queue) {
-			this.queue = queue;
-		}
-
+		return this.entries.inUse();
 	}
 
 }

@@ -1,0 +1,48 @@
+package dev.zklock.zookeeper;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * The keys this process holds or waits for, each with its {@link LockEntry}: created on
+ * first use, shared by every acquisition of the key while any holds or waits, and dropped
+ * after the last one, so memory stays bounded by the keys in use.
+ */
+final class LockEntries {
+
+	private final ConcurrentMap<String, LockEntry> entries = new ConcurrentHashMap<>();
+
+	private final CuratorFramework client;
+
+	LockEntries(CuratorFramework client) {
+		this.client = client;
+	}
+
+	/**
+	 * The entry of a key's node, counted as used once more.
+	 * @param path the key's node path
+	 * @return the entry
+	 */
+	LockEntry retain(String path) {
+		return this.entries.compute(path, (p, entry) -> {
+			LockEntry retained = (entry != null) ? entry : new LockEntry(new LockQueue(this.client, p));
+			retained.users++;
+			return retained;
+		});
+	}
+
+	/**
+	 * Counts an entry as used once less, and drops it when nobody uses it.
+	 * @param entry the entry
+	 */
+	void dispose(LockEntry entry) {
+		this.entries.computeIfPresent(entry.queue.keyPath(), (path, current) -> (--current.users > 0) ? current : null);
+	}
+
+	int inUse() {
+		return this.entries.size();
+	}
+
+}
