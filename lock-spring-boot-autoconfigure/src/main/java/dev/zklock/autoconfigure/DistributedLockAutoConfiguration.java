@@ -3,6 +3,7 @@ package dev.zklock.autoconfigure;
 import dev.zklock.LockTemplate;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.interceptor.DistributedLockAnnotationBeanPostProcessor;
+import dev.zklock.zookeeper.HandOffPolicy;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -33,10 +34,11 @@ public final class DistributedLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	ZooKeeperLockRegistry zooKeeperLockRegistry(CuratorFramework curatorFramework, DistributedLockProperties properties,
 			Environment environment) {
+		HandOffPolicy handOffPolicy = properties.getHandOff().toPolicy();
 		ZooKeeperLockRegistry registry;
 		try {
 			registry = new ZooKeeperLockRegistry(curatorFramework, properties.getRootPath(),
-					properties.getLostLock().toPolicy());
+					properties.getLostLock().toPolicy(), handOffPolicy);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidConfigurationPropertyValueException("distributed-lock.root-path", properties.getRootPath(),

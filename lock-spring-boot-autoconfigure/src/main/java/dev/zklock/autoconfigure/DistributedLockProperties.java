@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
 
+import dev.zklock.zookeeper.HandOffPolicy;
 import dev.zklock.zookeeper.LostLockPolicy;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
  * Configuration properties of distributed locks.
@@ -34,6 +36,8 @@ public class DistributedLockProperties {
 	private final LostLock lostLock = new LostLock();
 
 	private final Startup startup = new Startup();
+
+	private final HandOff handOff = new HandOff();
 
 	public String getRootPath() {
 		return this.rootPath;
@@ -65,6 +69,73 @@ public class DistributedLockProperties {
 
 	public Startup getStartup() {
 		return this.startup;
+	}
+
+	public HandOff getHandOff() {
+		return this.handOff;
+	}
+
+	/**
+	 * How a released lock passes to the threads of this process that wait for it.
+	 */
+	public static class HandOff {
+
+		/**
+		 * Whether a released lock passes to a thread of this process that waits for it,
+		 * with no ZooKeeper round trip (lock cohorting); false queues every thread in
+		 * ZooKeeper.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Most hand-offs of one ZooKeeper lock in a row before it is released to
+		 * ZooKeeper, so that other processes get their turn.
+		 */
+		private int maxCount = HandOffPolicy.defaults().maxHandOffs();
+
+		/**
+		 * Longest time after its ZooKeeper acquisition during which a lock is still
+		 * handed off; later releases go to ZooKeeper, so that other processes get their
+		 * turn.
+		 */
+		private Duration maxTime = HandOffPolicy.defaults().maxTime();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getMaxCount() {
+			return this.maxCount;
+		}
+
+		public void setMaxCount(int maxCount) {
+			this.maxCount = maxCount;
+		}
+
+		public Duration getMaxTime() {
+			return this.maxTime;
+		}
+
+		public void setMaxTime(Duration maxTime) {
+			this.maxTime = maxTime;
+		}
+
+		HandOffPolicy toPolicy() {
+			if (this.maxCount < 0) {
+				throw new InvalidConfigurationPropertyValueException("distributed-lock.hand-off.max-count",
+						this.maxCount, "The most hand-offs in a row must not be negative.");
+			}
+			if (this.maxTime.isNegative()) {
+				throw new InvalidConfigurationPropertyValueException("distributed-lock.hand-off.max-time", this.maxTime,
+						"The hand-off time budget must not be negative.");
+			}
+			return new HandOffPolicy(this.enabled, this.maxCount, this.maxTime);
+		}
+
 	}
 
 	/**

@@ -16,8 +16,11 @@ final class LockEntries {
 
 	private final CuratorFramework client;
 
-	LockEntries(CuratorFramework client) {
+	private final HandOffPolicy handOffPolicy;
+
+	LockEntries(CuratorFramework client, HandOffPolicy handOffPolicy) {
 		this.client = client;
+		this.handOffPolicy = handOffPolicy;
 	}
 
 	/**
@@ -27,7 +30,8 @@ final class LockEntries {
 	 */
 	LockEntry retain(String path) {
 		return this.entries.compute(path, (p, entry) -> {
-			LockEntry retained = (entry != null) ? entry : new LockEntry(new LockQueue(this.client, p));
+			LockEntry retained = (entry != null) ? entry
+					: new LockEntry(new LockQueue(this.client, p), this.handOffPolicy);
 			retained.users++;
 			return retained;
 		});
@@ -39,6 +43,10 @@ final class LockEntries {
 	 */
 	void dispose(LockEntry entry) {
 		this.entries.computeIfPresent(entry.queue.keyPath(), (path, current) -> (--current.users > 0) ? current : null);
+	}
+
+	HandOffPolicy handOffPolicy() {
+		return this.handOffPolicy;
 	}
 
 	int inUse() {

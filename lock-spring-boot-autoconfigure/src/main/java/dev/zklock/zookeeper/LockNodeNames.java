@@ -5,6 +5,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
+import org.apache.zookeeper.common.PathUtils;
+
+import org.springframework.util.Assert;
+
 /**
  * Maps lock keys to ZooKeeper node names. Keys are data, not paths: every key maps to a
  * single valid node name that lives directly under the root path.
@@ -26,6 +30,26 @@ final class LockNodeNames {
 	private static final HexFormat HEX = HexFormat.of().withUpperCase();
 
 	private LockNodeNames() {
+	}
+
+	/**
+	 * Checks a root path for lock nodes.
+	 * @param rootPath the root path
+	 * @return the root path
+	 * @throws IllegalArgumentException if it is not a valid ZooKeeper path, or is the
+	 * ZooKeeper root
+	 */
+	static String validRootPath(String rootPath) {
+		Assert.notNull(rootPath, "Lock root path must not be null");
+		try {
+			PathUtils.validatePath(rootPath);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException(
+					"Lock root path '" + rootPath + "' is not a valid ZooKeeper path: " + ex.getMessage(), ex);
+		}
+		Assert.isTrue(!rootPath.equals("/"), "Lock root path must name a node such as '/locks', not '/'");
+		return rootPath;
 	}
 
 	static String nodeName(String key) {

@@ -12,12 +12,9 @@ import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockException;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.LockType;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import dev.zklock.zookeeper.LockQueue.QueuedNode;
-import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -32,14 +29,16 @@ import org.springframework.util.Assert;
  * {@link LockNodeNames}); the key node is a container node that ZooKeeper removes once it
  * is empty.
  * <p>
+ * The threads of this process that want the same key take turns among themselves: only
+ * one at a time queues in ZooKeeper, and a released lock passes to the next waiting
+ * thread with no ZooKeeper round trip, within the bounds of the {@link HandOffPolicy}.
+ * <p>
  * An acquisition completes only when the lock node belongs to the client's current
  * session. A hold stays valid while that session provably lasts: what happens when the
  * connection is suspended or lost, or the process pauses, is the {@link LostLockPolicy}'s
  * choice.
  */
 public class ZooKeeperLockRegistry implements AutoCloseable {
-
-	private static final Log logger = LogFactory.getLog(ZooKeeperLockRegistry.class);
 
 	private final CuratorFramework client;
 
@@ -50,6 +49,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	private final ScheduledThreadPoolExecutor scheduler;
 
 	private final QueueTurns turns;
+
+	private final CohortTurns cohortTurns;
 
 	private final LockLossDetector lossDetector;
 
@@ -69,7 +70,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	}
 
 	/**
-	 * Creates a registry of locks under the root path.
+	 * Creates a registry of locks under the root path, with the default
+	 * {@link HandOffPolicy}.
 	 * @param client the Curator client; started by its owner
 	 * @param rootPath the ZooKeeper path under which the lock nodes live, such as
 	 * {@code /locks}
@@ -77,11 +79,27 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * holder then
 	 */
 	public ZooKeeperLockRegistry(CuratorFramework client, String rootPath, LostLockPolicy lostLockPolicy) {
+		this(client, rootPath, lostLockPolicy, HandOffPolicy.defaults());
+	}
+
+	/**
+	 * Creates a registry of locks under the root path.
+	 * @param client the Curator client; started by its owner
+	 * @param rootPath the ZooKeeper path under which the lock nodes live, such as
+	 * {@code /locks}
+	 * @param lostLockPolicy what counts as losing a held lock, and what happens to its
+	 * holder then
+	 * @param handOffPolicy whether and how long a released lock passes to the threads of
+	 * this process that wait for it, before it is released to ZooKeeper
+	 */
+	public ZooKeeperLockRegistry(CuratorFramework client, String rootPath, LostLockPolicy lostLockPolicy,
+			HandOffPolicy handOffPolicy) {
 		Assert.notNull(client, "'client' must not be null");
 		Assert.notNull(lostLockPolicy, "'lostLockPolicy' must not be null");
+		Assert.notNull(handOffPolicy, "'handOffPolicy' must not be null");
 		this.client = client;
-		this.rootPath = validateRootPath(rootPath);
-		this.entries = new LockEntries(client);
+		this.rootPath = LockNodeNames.validRootPath(rootPath);
+		this.entries = new LockEntries(client, handOffPolicy);
 		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "zklock-registry");
 			thread.setDaemon(true);
@@ -90,19 +108,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		this.scheduler.setRemoveOnCancelPolicy(true);
 		this.turns = new QueueTurns(client, new OverdueInterrupter(this.scheduler));
 		this.lossDetector = new LockLossDetector(client, lostLockPolicy, this.scheduler);
-	}
-
-	private static String validateRootPath(String rootPath) {
-		Assert.notNull(rootPath, "Lock root path must not be null");
-		try {
-			PathUtils.validatePath(rootPath);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException(
-					"Lock root path '" + rootPath + "' is not a valid ZooKeeper path: " + ex.getMessage(), ex);
-		}
-		Assert.isTrue(!rootPath.equals("/"), "Lock root path must name a node such as '/locks', not '/'");
-		return rootPath;
+		this.cohortTurns = new CohortTurns(this.turns, this.lossDetector);
 	}
 
 	/**
@@ -218,7 +224,11 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		Object waiter = new Object();
 		this.waiting.put(waiter, LockActivity.waiting(key, kind, Instant.now(), owner));
 		try {
-			LockHold hold = acquireInCurrentSession(entry, key, kind, waitTime, deadline, owner);
+			LockHold hold = this.cohortTurns.take(entry, key, kind,
+					() -> LockHolder.current(this.applicationName, owner != null), waitTime, deadline, owner);
+			if (owner != null && !(kind instanceof LockNodeKind.Permit)) {
+				entry.holds.put(owner, hold);
+			}
 			acquired = true;
 			return new AcquiredLock(this, entry, hold);
 		}
@@ -244,38 +254,6 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	}
 
 	/**
-	 * Waits for the lock node's turn and checks that the node belongs to the current
-	 * session: a waiter whose session ended while it waited holds nothing, and queues
-	 * again if the wait time allows.
-	 */
-	private LockHold acquireInCurrentSession(LockEntry entry, String key, LockNodeKind kind, Duration waitTime,
-			long deadline, @Nullable Thread owner) throws Exception {
-		while (true) {
-			QueuedNode node = this.turns.take(entry.queue, key, kind,
-					LockHolder.current(this.applicationName, owner != null), waitTime, deadline);
-			if (node == null) {
-				throw new LockTimeoutException(key, waitTime, this.turns.describeHead(entry.queue));
-			}
-			LockHold hold = new LockHold(key, node, owner);
-			this.lossDetector.register(hold);
-			if (hold.sessionId() == this.lossDetector.currentSessionId()
-					&& this.client.getZookeeperClient().isConnected()) {
-				if (owner != null && !(kind instanceof LockNodeKind.Permit)) {
-					entry.holds.put(owner, hold);
-				}
-				return hold;
-			}
-			this.lossDetector.unregister(hold);
-			this.turns.abandon(entry.queue, node, key);
-			if (System.nanoTime() - deadline >= 0) {
-				throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within "
-						+ waitTime.toMillis() + "ms: the ZooKeeper session that queued for it ended", null);
-			}
-			logger.debug("The ZooKeeper session that queued for lock '" + key + "' ended; queueing again");
-		}
-	}
-
-	/**
 	 * Releases one acquisition; the last one sharing a hold deletes its lock node. An
 	 * interrupted thread releases like any other: its interrupt is set aside while
 	 * ZooKeeper deletes the node, and restored afterwards, unless it came from the
@@ -288,10 +266,14 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 		boolean interrupted = Thread.interrupted();
 		try {
+			boolean handOff = isHeld(hold);
 			if (end(entry, hold) && hold.holder() == Thread.currentThread()) {
 				interrupted = false;
 			}
-			this.turns.leave(entry.queue, hold.node(), hold.key());
+			QueuedNode released = this.cohortTurns.giveBack(entry, hold, handOff);
+			if (released != null) {
+				this.turns.leave(entry.queue, released, hold.key());
+			}
 		}
 		finally {
 			this.entries.dispose(entry);
@@ -308,8 +290,12 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	void releaseAfter(LockEntry entry, LockHold hold, Duration delay) {
 		this.scheduler.schedule(() -> {
 			if (hold.exit()) {
+				boolean handOff = isHeld(hold);
 				end(entry, hold);
-				this.turns.abandon(entry.queue, hold.node(), hold.key());
+				QueuedNode released = this.cohortTurns.giveBack(entry, hold, handOff);
+				if (released != null) {
+					this.turns.abandon(entry.queue, released, hold.key());
+				}
 			}
 			this.entries.dispose(entry);
 		}, delay.toNanos(), TimeUnit.NANOSECONDS);
@@ -338,6 +324,15 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 */
 	public LostLockPolicy getLostLockPolicy() {
 		return this.lossDetector.policy();
+	}
+
+	/**
+	 * Whether and how long a released lock passes to the threads of this process that
+	 * wait for it.
+	 * @return the hand-off policy
+	 */
+	public HandOffPolicy getHandOffPolicy() {
+		return this.entries.handOffPolicy();
 	}
 
 	/**

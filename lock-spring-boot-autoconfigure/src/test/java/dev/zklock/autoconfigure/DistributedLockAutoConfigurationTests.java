@@ -6,6 +6,7 @@ import java.util.EnumSet;
 import dev.zklock.LockTemplate;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.interceptor.DistributedLockAnnotationBeanPostProcessor;
+import dev.zklock.zookeeper.HandOffPolicy;
 import dev.zklock.zookeeper.LostLockPolicy;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.curator.framework.CuratorFramework;
@@ -81,6 +82,31 @@ class DistributedLockAutoConfigurationTests {
 			assertThat(context).hasFailed();
 			String name = property.substring(0, property.indexOf('='));
 			assertThat(context.getStartupFailure()).hasStackTraceContaining("Failed to bind properties under '" + name);
+		});
+	}
+
+	@Test
+	void handsLocksOffWithinTheDefaultBounds() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(ZooKeeperLockRegistry.class).getHandOffPolicy())
+			.isEqualTo(HandOffPolicy.defaults())
+			.isEqualTo(new HandOffPolicy(true, 64, Duration.ofMillis(50))));
+	}
+
+	@Test
+	void bindsTheHandOffPolicy() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.hand-off.enabled=false", "distributed-lock.hand-off.max-count=8",
+					"distributed-lock.hand-off.max-time=20ms")
+			.run((context) -> assertThat(context.getBean(ZooKeeperLockRegistry.class).getHandOffPolicy())
+				.isEqualTo(new HandOffPolicy(false, 8, Duration.ofMillis(20))));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "distributed-lock.hand-off.max-count=-1", "distributed-lock.hand-off.max-time=-5ms" })
+	void negativeHandOffBoundFailsStartUpNamingTheProperty(String property) {
+		this.contextRunner.withPropertyValues(property).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasMessageContaining(property.substring(0, property.indexOf('=')));
 		});
 	}
 

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.zklock.LockAcquisitionException;
@@ -154,23 +153,6 @@ class ZooKeeperLockRegistryTests {
 			.isThrownBy(() -> this.otherRegistry.acquire("nested", Duration.ZERO));
 		outer.release();
 		this.otherRegistry.acquire("nested", Duration.ZERO).release();
-	}
-
-	@Test
-	void releaseFromAnotherThreadOfTheSameProcessIsNotNeededToWaitForTheLock() throws Exception {
-		AcquiredLock held = this.registry.acquire("handover", Duration.ofSeconds(5));
-		CountDownLatch waiting = new CountDownLatch(1);
-		CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
-			waiting.countDown();
-			AcquiredLock lock = this.registry.acquire("handover", Duration.ofSeconds(10));
-			lock.release();
-			return lock.fencingToken();
-		});
-		waiting.await();
-		Thread.sleep(200);
-		assertThat(waiter).isNotDone();
-		held.release();
-		assertThat(waiter.get(10, TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
 	}
 
 	@Test

@@ -1,0 +1,130 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+import dev.zklock.LockAcquisitionException;
+import dev.zklock.LockTimeoutException;
+import dev.zklock.zookeeper.LockQueue.QueuedNode;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Turns of this process's threads at a key's lock: handed over within the key's
+ * {@link LockCohort}, or taken in ZooKeeper by the cohort's leader (or by every thread,
+ * when the lock has no cohort). Either way, a turn becomes a hold only when its node
+ * belongs to the client's current session.
+ */
+final class CohortTurns {
+
+	private static final Log logger = LogFactory.getLog(CohortTurns.class);
+
+	private final QueueTurns queueTurns;
+
+	private final LockLossDetector lossDetector;
+
+	CohortTurns(QueueTurns queueTurns, LockLossDetector lossDetector) {
+		this.queueTurns = queueTurns;
+		this.lossDetector = lossDetector;
+	}
+
+	/**
+	 * Takes a lock node, from the key's cohort or in ZooKeeper, and checks that it
+	 * belongs to the current session: a node whose session ended holds nothing, and the
+	 * acquisition starts again if the wait time allows.
+	 * @param entry the key's entry
+	 * @param key the lock key
+	 * @param kind the kind of lock
+	 * @param holder who asks, for a node queued in ZooKeeper
+	 * @param waitTime the wait time, for messages
+	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
+	 * @param owner the thread that will own the hold, or {@code null} for none
+	 * @return the hold, registered with the loss detector
+	 * @throws LockTimeoutException if other holders kept the lock for the wait time
+	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
+	 */
+	LockHold take(LockEntry entry, String key, LockNodeKind kind, Supplier<LockHolder> holder, Duration waitTime,
+			long deadline, @Nullable Thread owner) throws Exception {
+		LockCohort cohort = entry.cohortOf(kind);
+		while (true) {
+			LockCohort.Turn turn = (cohort != null) ? cohort.await(deadline) : LockCohort.Turn.LEAD;
+			if (turn == null) {
+				throw timeout(entry, key, waitTime);
+			}
+			QueuedNode node = turn.leads() ? lead(cohort, entry, key, kind, holder, waitTime, deadline) : turn.node();
+			LockHold hold = new LockHold(key, node, owner);
+			this.lossDetector.register(hold);
+			if (this.lossDetector.isHeld(hold) && hold.sessionId() == this.lossDetector.currentSessionId()) {
+				if (cohort != null && turn.leads()) {
+					cohort.led(node);
+				}
+				return hold;
+			}
+			this.lossDetector.unregister(hold);
+			giveUp(cohort, entry, node, turn, key);
+			if (System.nanoTime() - deadline >= 0) {
+				throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within "
+						+ waitTime.toMillis() + "ms: the ZooKeeper session that queued for it ended", null);
+			}
+			logger.debug("The ZooKeeper session that queued for lock '" + key + "' ended; queueing again");
+		}
+	}
+
+	/**
+	 * Gives a hold's node back: it passes to a waiting thread of this process, or stays
+	 * with the other holders of its shared node, or is to be deleted.
+	 * @param entry the key's entry
+	 * @param hold the ended hold
+	 * @param handOff whether the node may pass on; {@code false} when its lock may have
+	 * been lost
+	 * @return the node to delete, or {@code null} if it stays held
+	 */
+	@Nullable QueuedNode giveBack(LockEntry entry, LockHold hold, boolean handOff) {
+		LockCohort cohort = entry.cohortOf(hold.kind());
+		return (cohort != null) ? cohort.leave(handOff) : hold.node();
+	}
+
+	/**
+	 * Queues for a lock node in ZooKeeper and waits for its turn, leading the cohort if
+	 * there is one: a cohort whose leader fails is led by its next waiter.
+	 */
+	private QueuedNode lead(@Nullable LockCohort cohort, LockEntry entry, String key, LockNodeKind kind,
+			Supplier<LockHolder> holder, Duration waitTime, long deadline) throws Exception {
+		QueuedNode node = null;
+		try {
+			node = this.queueTurns.take(entry.queue, key, kind, holder.get(), waitTime, deadline);
+			if (node == null) {
+				throw timeout(entry, key, waitTime);
+			}
+			return node;
+		}
+		finally {
+			if (node == null && cohort != null) {
+				cohort.leadFailed();
+			}
+		}
+	}
+
+	private LockTimeoutException timeout(LockEntry entry, String key, Duration waitTime) {
+		return new LockTimeoutException(key, waitTime, this.queueTurns.describeHead(entry.queue));
+	}
+
+	private void giveUp(@Nullable LockCohort cohort, LockEntry entry, QueuedNode node, LockCohort.Turn turn,
+			String key) {
+		if (cohort == null) {
+			this.queueTurns.abandon(entry.queue, node, key);
+		}
+		else if (turn.leads()) {
+			this.queueTurns.abandon(entry.queue, node, key);
+			cohort.leadFailed();
+		}
+		else {
+			QueuedNode released = cohort.leave(false);
+			if (released != null) {
+				this.queueTurns.abandon(entry.queue, released, key);
+			}
+		}
+	}
+
+}

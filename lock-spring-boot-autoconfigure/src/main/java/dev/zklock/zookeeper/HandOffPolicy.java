@@ -1,0 +1,58 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+
+import org.springframework.util.Assert;
+
+/**
+ * How long this process may keep a ZooKeeper lock for its own threads (lock cohorting):
+ * when a thread releases a key that another thread of the process waits for, the held
+ * ZooKeeper lock passes to that thread with no ZooKeeper round trip, until one of the
+ * bounds is reached; then the lock is released to ZooKeeper, so that the other processes
+ * queued for it get their turn in order.
+ * <p>
+ * Threads that take a lock over share its ZooKeeper node, and so its fencing token. That
+ * is safe: a hand-off happens only after the previous holder released the lock, in this
+ * process, while its session provably lasted; any holder in another process comes later
+ * through ZooKeeper and gets a greater token. A store that accepts tokens equal to the
+ * highest it has seen therefore accepts the writes of each holder in turn, and still
+ * rejects a paused or partitioned process's writes once another process has written.
+ *
+ * @param enabled whether waiting threads of this process take a released lock over
+ * @param maxHandOffs the most hand-offs of one ZooKeeper lock in a row
+ * @param maxTime the longest time since the ZooKeeper lock was acquired during which it
+ * is still handed off
+ */
+public record HandOffPolicy(boolean enabled, int maxHandOffs, Duration maxTime) {
+
+	/**
+	 * Creates a policy.
+	 * @param enabled whether waiting threads of this process take a released lock over
+	 * @param maxHandOffs the most hand-offs of one ZooKeeper lock in a row
+	 * @param maxTime the longest time since the ZooKeeper lock was acquired during which
+	 * it is still handed off
+	 */
+	public HandOffPolicy {
+		Assert.isTrue(maxHandOffs >= 0, "The most hand-offs in a row must not be negative");
+		Assert.notNull(maxTime, "'maxTime' must not be null");
+		Assert.isTrue(!maxTime.isNegative(), "The hand-off time budget must not be negative");
+	}
+
+	/**
+	 * The default policy: up to 64 hand-offs in a row, within 50 milliseconds of the
+	 * ZooKeeper acquisition.
+	 * @return the default policy
+	 */
+	public static HandOffPolicy defaults() {
+		return new HandOffPolicy(true, 64, Duration.ofMillis(50));
+	}
+
+	/**
+	 * No hand-offs: every thread queues for the lock in ZooKeeper.
+	 * @return the policy that turns hand-offs off
+	 */
+	public static HandOffPolicy disabled() {
+		return new HandOffPolicy(false, 0, Duration.ZERO);
+	}
+
+}

@@ -1,0 +1,223 @@
+package dev.zklock.zookeeper;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import dev.zklock.zookeeper.LockQueue.QueuedNode;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The threads of this process that want one kind of lock of one key, and the ZooKeeper
+ * lock node they share: only one of them at a time queues in ZooKeeper (the leader), the
+ * others wait here in order, and a released node passes to the next of them with no
+ * ZooKeeper round trip, as far as the {@link HandOffPolicy} allows.
+ * <p>
+ * Exclusive cohorts pass the node from one holder to the next; shared (read) cohorts let
+ * every waiter join the node while it is held. Either way, a node whose bound is reached
+ * takes no more holders: the last one to leave releases it to ZooKeeper, and the next
+ * waiter leads a new turn, behind the other processes that queued meanwhile.
+ */
+final class LockCohort {
+
+	private final boolean shared;
+
+	private final HandOffPolicy policy;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Deque<Waiter> waiters = new ArrayDeque<>();
+
+	private @Nullable QueuedNode node;
+
+	private int holders;
+
+	private int handOffs;
+
+	private long nodeAcquiredAt;
+
+	private boolean retired;
+
+	private boolean leading;
+
+	LockCohort(boolean shared, HandOffPolicy policy) {
+		this.shared = shared;
+		this.policy = policy;
+	}
+
+	/**
+	 * Waits for this thread's turn in the cohort: to hold the cohort's node, or to lead
+	 * (queue for a node in ZooKeeper). A turn given while the thread is interrupted is
+	 * still given, with the interrupt flag set.
+	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
+	 * @return the turn, or {@code null} if the deadline passed first
+	 * @throws InterruptedException if the thread was interrupted before its turn came
+	 */
+	@Nullable Turn await(long deadline) throws InterruptedException {
+		this.lock.lock();
+		try {
+			if (this.waiters.isEmpty()) {
+				Turn turn = nextTurn();
+				if (turn != null) {
+					return turn;
+				}
+			}
+			Waiter waiter = new Waiter(this.lock.newCondition());
+			this.waiters.addLast(waiter);
+			while (waiter.turn == null) {
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					this.waiters.remove(waiter);
+					return null;
+				}
+				try {
+					waiter.turnCame.awaitNanos(remaining);
+				}
+				catch (InterruptedException ex) {
+					if (waiter.turn == null) {
+						this.waiters.remove(waiter);
+						throw ex;
+					}
+					Thread.currentThread().interrupt();
+				}
+			}
+			return waiter.turn;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * The leader's node got its turn in ZooKeeper: it is held, and shared cohorts let
+	 * their waiters join it.
+	 * @param acquired the node
+	 */
+	void led(QueuedNode acquired) {
+		this.lock.lock();
+		try {
+			this.leading = false;
+			this.node = acquired;
+			this.holders = 1;
+			this.handOffs = 0;
+			this.retired = false;
+			this.nodeAcquiredAt = System.nanoTime();
+			passOn();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * The leader holds no node: its turn did not come in time, or failed. The next waiter
+	 * leads.
+	 */
+	void leadFailed() {
+		this.lock.lock();
+		try {
+			this.leading = false;
+			passOn();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * A holder leaves the cohort's node: it passes to the next waiter, or stays with the
+	 * other holders of a shared node, or is released.
+	 * @param handOff whether the node may pass on; {@code false} when its lock may have
+	 * been lost
+	 * @return the node to release to ZooKeeper, or {@code null} if it stays held
+	 */
+	@Nullable QueuedNode leave(boolean handOff) {
+		this.lock.lock();
+		try {
+			this.holders--;
+			this.retired |= !handOff;
+			if (this.holders > 0) {
+				return null;
+			}
+			passOn();
+			if (this.holders > 0) {
+				return null;
+			}
+			QueuedNode released = this.node;
+			this.node = null;
+			passOn();
+			return released;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Gives turns to waiters in order, as long as the node can take holders, or one
+	 * waiter the lead when there is no node and no leader.
+	 */
+	private void passOn() {
+		while (!this.waiters.isEmpty()) {
+			Turn turn = nextTurn();
+			if (turn == null) {
+				return;
+			}
+			Waiter waiter = this.waiters.removeFirst();
+			waiter.turn = turn;
+			waiter.turnCame.signal();
+		}
+	}
+
+	private @Nullable Turn nextTurn() {
+		QueuedNode held = this.node;
+		if (held != null) {
+			if (acceptsHolder()) {
+				this.holders++;
+				this.handOffs++;
+				return new Turn(held);
+			}
+			return null;
+		}
+		if (!this.leading) {
+			this.leading = true;
+			return Turn.LEAD;
+		}
+		return null;
+	}
+
+	private boolean acceptsHolder() {
+		return (this.shared || this.holders == 0) && !this.retired && this.handOffs < this.policy.maxHandOffs()
+				&& System.nanoTime() - this.nodeAcquiredAt < this.policy.maxTime().toNanos();
+	}
+
+	/**
+	 * A thread's turn in the cohort.
+	 *
+	 * @param node the cohort's node, handed to the thread; {@code null} for the turn to
+	 * lead, that is to queue for a node in ZooKeeper
+	 */
+	record Turn(@Nullable QueuedNode node) {
+
+		static final Turn LEAD = new Turn(null);
+
+		boolean leads() {
+			return this.node == null;
+		}
+
+	}
+
+	private static final class Waiter {
+
+		private final Condition turnCame;
+
+		private @Nullable Turn turn;
+
+		Waiter(Condition turnCame) {
+			this.turnCame = turnCame;
+		}
+
+	}
+
+}

@@ -1,0 +1,63 @@
+package dev.zklock.testsupport;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import org.apache.curator.drivers.AdvancedTracerDriver;
+import org.apache.curator.drivers.EventTrace;
+import org.apache.curator.drivers.OperationTrace;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * Records the ZooKeeper operations that a Curator client sends under a path, through
+ * Curator's tracer: the round trips a lock costs, counted at the client.
+ */
+public final class ZooKeeperOperations extends AdvancedTracerDriver {
+
+	private final String pathPrefix;
+
+	private final Queue<String> operations = new ConcurrentLinkedQueue<>();
+
+	private ZooKeeperOperations(String pathPrefix) {
+		this.pathPrefix = pathPrefix;
+	}
+
+	/**
+	 * Starts recording a client's operations on paths under a prefix.
+	 * @param client the client
+	 * @param pathPrefix the path prefix, such as {@code /locks}
+	 * @return the recorder
+	 */
+	public static ZooKeeperOperations record(CuratorFramework client, String pathPrefix) {
+		ZooKeeperOperations recorder = new ZooKeeperOperations(pathPrefix);
+		client.getZookeeperClient().setTracerDriver(recorder);
+		return recorder;
+	}
+
+	/**
+	 * The operations recorded since the last call, by Curator's names for them, such as
+	 * {@code CreateBuilderImpl-Foreground}.
+	 * @return the operations, in the order they completed
+	 */
+	public List<String> drain() {
+		List<String> drained = new ArrayList<>();
+		for (String operation = this.operations.poll(); operation != null; operation = this.operations.poll()) {
+			drained.add(operation);
+		}
+		return drained;
+	}
+
+	@Override
+	public void addTrace(OperationTrace trace) {
+		if (trace.getPath() != null && trace.getPath().startsWith(this.pathPrefix)) {
+			this.operations.add(trace.getName());
+		}
+	}
+
+	@Override
+	public void addEvent(EventTrace trace) {
+	}
+
+}

@@ -1,0 +1,353 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.zklock.LockAcquisitionException;
+import dev.zklock.LockTimeoutException;
+import dev.zklock.LockType;
+import dev.zklock.testsupport.ZooKeeperOperations;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Lock cohorting: a released lock passes to a waiting thread of the same process with no
+ * ZooKeeper round trip, within the {@link HandOffPolicy}'s bounds, and keeps every
+ * guarantee of a lock taken through ZooKeeper.
+ */
+class LockHandOffTests {
+
+	private static final Duration LONG_WAIT = Duration.ofSeconds(20);
+
+	@RegisterExtension
+	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
+
+	private final ExecutorService threads = Executors.newCachedThreadPool();
+
+	private CuratorFramework client;
+
+	@BeforeEach
+	void connect() throws Exception {
+		this.client = this.zookeeper.newClient();
+	}
+
+	@AfterEach
+	void stopThreads() {
+		this.threads.shutdownNow();
+	}
+
+	@Test
+	void uncontendedCycleCostsCreateGetChildrenAndDelete() {
+		ZooKeeperLockRegistry registry = registry(HandOffPolicy.defaults());
+		registry.acquire("cycle", LONG_WAIT).release();
+		ZooKeeperOperations operations = ZooKeeperOperations.record(this.client, "/locks");
+		for (int i = 0; i < 3; i++) {
+			AcquiredLock lock = registry.acquire("cycle", LONG_WAIT);
+			assertThat(lock.fencingToken()).isPositive();
+			assertThat(lock.isValid()).isTrue();
+			lock.release();
+			assertThat(operations.drain()).containsExactly("CreateBuilderImpl-Foreground",
+					"GetChildrenBuilderImpl-Foreground", "DeleteBuilderImpl-Foreground");
+		}
+	}
+
+	@Test
+	void waitingThreadTakesTheReleasedLockOverWithoutZooKeeper() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
+		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);
+		Future<AcquiredLock> second = this.threads.submit(() -> registry.acquire("hot", LONG_WAIT));
+		await().until(() -> registry.waitingLocks().size() == 1);
+		ZooKeeperOperations operations = ZooKeeperOperations.record(this.client, "/locks");
+		first.release();
+		AcquiredLock taken = second.get(10, TimeUnit.SECONDS);
+		assertThat(operations.drain()).isEmpty();
+		assertThat(taken.fencingToken()).isEqualTo(first.lock.fencingToken());
+		assertThat(taken.isValid()).isTrue();
+		assertThat(first.lock.isValid()).isFalse();
+		assertThat(this.client.getChildren().forPath(registry.pathOf("hot"))).hasSize(1);
+		ZooKeeperLockRegistry other = registry(HandOffPolicy.defaults(), this.zookeeper.newClient());
+		assertThatExceptionOfType(LockTimeoutException.class).isThrownBy(() -> other.acquire("hot", Duration.ZERO));
+		this.threads.submit(taken::release).get();
+		other.acquire("hot", Duration.ZERO).release();
+		assertThat(registry.keysInUse()).isZero();
+	}
+
+	@Test
+	void handOffsStopAtTheirCountSoThatOtherProcessesGetTheirTurn() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 3, Duration.ofMinutes(1)));
+		ZooKeeperLockRegistry other = registry(HandOffPolicy.defaults(), this.zookeeper.newClient());
+		List<Long> tokens = new ArrayList<>();
+		AtomicBoolean othersTurnCame = new AtomicBoolean();
+		List<Future<?>> contenders = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			contenders.add(this.threads.submit(() -> {
+				while (!othersTurnCame.get()) {
+					AcquiredLock lock = registry.acquire("hot", LONG_WAIT);
+					synchronized (tokens) {
+						tokens.add(lock.fencingToken());
+					}
+					sleep(Duration.ofMillis(2));
+					lock.release();
+				}
+				return null;
+			}));
+		}
+		await().until(() -> tokens.size() >= 20);
+		AcquiredLock othersTurn = other.acquire("hot", Duration.ofSeconds(10));
+		othersTurnCame.set(true);
+		othersTurn.release();
+		for (Future<?> contender : contenders) {
+			contender.get(10, TimeUnit.SECONDS);
+		}
+		synchronized (tokens) {
+			assertThat(longestRunOfEqualTokens(tokens)).isBetween(2, 4);
+			assertThat(tokens).isSorted();
+		}
+	}
+
+	@Test
+	void handOffsStopAtTheirTimeBudget() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 1000, Duration.ofMillis(100)));
+		List<Long> tokens = new ArrayList<>();
+		List<Future<?>> contenders = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			contenders.add(this.threads.submit(() -> {
+				for (int cycle = 0; cycle < 8; cycle++) {
+					AcquiredLock lock = registry.acquire("slow", LONG_WAIT);
+					synchronized (tokens) {
+						tokens.add(lock.fencingToken());
+					}
+					sleep(Duration.ofMillis(40));
+					lock.release();
+				}
+				return null;
+			}));
+		}
+		for (Future<?> contender : contenders) {
+			contender.get(30, TimeUnit.SECONDS);
+		}
+		synchronized (tokens) {
+			assertThat(tokens).hasSize(24).isSorted();
+			assertThat(longestRunOfEqualTokens(tokens)).isBetween(2, 3);
+		}
+	}
+
+	@Test
+	void withHandOffsOffEveryThreadQueuesInZooKeeper() throws Exception {
+		ZooKeeperLockRegistry registry = registry(HandOffPolicy.disabled());
+		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);
+		Future<AcquiredLock> second = this.threads.submit(() -> registry.acquire("hot", LONG_WAIT));
+		await().until(() -> this.client.getChildren().forPath(registry.pathOf("hot")).size() == 2);
+		first.release();
+		AcquiredLock taken = second.get(10, TimeUnit.SECONDS);
+		assertThat(taken.fencingToken()).isGreaterThan(first.lock.fencingToken());
+		this.threads.submit(taken::release).get();
+	}
+
+	@Test
+	void lockLostWhileHeldIsNotHandedOver() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
+		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);
+		Future<AcquiredLock> second = this.threads.submit(() -> registry.acquire("hot", LONG_WAIT));
+		await().until(() -> registry.waitingLocks().size() == 1);
+		this.client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+		await().atMost(Duration.ofSeconds(10)).until(() -> first.lock.isLost());
+		assertThat(second).isNotDone();
+		first.release();
+		AcquiredLock taken = second.get(10, TimeUnit.SECONDS);
+		assertThat(taken.fencingToken()).isGreaterThan(first.lock.fencingToken());
+		assertThat(taken.isValid()).isTrue();
+		this.threads.submit(taken::release).get();
+	}
+
+	@Test
+	void everyHolderThatTookTheLockOverLearnsOfItsLoss() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
+		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);
+		HeldByThread second = HeldByThread.startWaiting(this.threads, registry, "hot", LockType.EXCLUSIVE);
+		await().until(() -> registry.waitingLocks().size() == 1);
+		first.release();
+		second.awaitHeld();
+		assertThat(second.lock.fencingToken()).isEqualTo(first.lock.fencingToken());
+		assertThat(second.lock.isValid()).isTrue();
+		this.zookeeper.stop();
+		await().atMost(Duration.ofSeconds(10)).until(() -> second.lock.isLost());
+		assertThat(first.lock.isLost()).isFalse();
+		second.release();
+	}
+
+	@Test
+	void readersOfOneProcessShareOneNodeAndAWriterOfAnotherGetsInAfterThem() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
+		ZooKeeperLockRegistry other = registry(HandOffPolicy.defaults(), this.zookeeper.newClient());
+		HeldByThread firstReader = HeldByThread.start(this.threads, registry, "doc", LockType.READ);
+		HeldByThread secondReader = HeldByThread.start(this.threads, registry, "doc", LockType.READ);
+		assertThat(secondReader.lock.fencingToken()).isEqualTo(firstReader.lock.fencingToken());
+		assertThat(this.client.getChildren().forPath(registry.pathOf("doc"))).singleElement()
+			.asString()
+			.contains("read-");
+		CompletableFuture<AcquiredLock> writer = CompletableFuture
+			.supplyAsync(() -> other.acquire("doc", LockType.WRITE, 1, LONG_WAIT), this.threads);
+		await().until(() -> this.client.getChildren().forPath(registry.pathOf("doc")).size() == 2);
+		firstReader.release();
+		Thread.sleep(200);
+		assertThat(writer).isNotDone();
+		secondReader.release();
+		AcquiredLock written = writer.get(20, TimeUnit.SECONDS);
+		assertThat(written.fencingToken()).isGreaterThan(firstReader.lock.fencingToken());
+		this.threads.submit(written::release).get();
+	}
+
+	@Test
+	void waiterThatTimesOutOrIsInterruptedLeavesTheCohortWorking() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
+		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> registry.acquire("hot", Duration.ofMillis(200)));
+		Future<AcquiredLock> interrupted = this.threads.submit(() -> registry.acquire("hot", LONG_WAIT));
+		await().until(() -> registry.waitingLocks().size() == 1);
+		interrupted.cancel(true);
+		await().until(() -> registry.waitingLocks().isEmpty());
+		HeldByThread next = HeldByThread.startWaiting(this.threads, registry, "hot", LockType.EXCLUSIVE);
+		await().until(() -> registry.waitingLocks().size() == 1);
+		first.release();
+		next.awaitHeld();
+		assertThat(next.lock.fencingToken()).isEqualTo(first.lock.fencingToken());
+		next.release();
+		assertThat(registry.keysInUse()).isZero();
+		assertThat(this.client.getChildren().forPath(registry.pathOf("hot"))).isEmpty();
+	}
+
+	@Test
+	void reentrantAcquisitionsOfAThreadThatTookTheLockOverShareItsHold() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
+		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);
+		Future<List<Long>> nested = this.threads.submit(() -> {
+			AcquiredLock outer = registry.acquire("hot", LONG_WAIT);
+			AcquiredLock inner = registry.acquire("hot", Duration.ZERO);
+			List<Long> tokens = List.of(outer.fencingToken(), inner.fencingToken());
+			inner.release();
+			boolean stillValid = outer.isValid();
+			outer.release();
+			return stillValid ? tokens : List.of();
+		});
+		await().until(() -> registry.waitingLocks().size() == 1);
+		first.release();
+		assertThat(nested.get(10, TimeUnit.SECONDS)).containsOnly(first.lock.fencingToken()).hasSize(2);
+	}
+
+	@Test
+	void interruptedAcquisitionFailsAndKeepsTheInterrupt() throws Exception {
+		ZooKeeperLockRegistry registry = registry(HandOffPolicy.defaults());
+		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);
+		CompletableFuture<Boolean> interruptKept = new CompletableFuture<>();
+		Thread waiter = new Thread(() -> {
+			try {
+				registry.acquire("hot", LONG_WAIT).release();
+				interruptKept.complete(false);
+			}
+			catch (LockAcquisitionException ex) {
+				interruptKept.complete(Thread.currentThread().isInterrupted());
+			}
+		});
+		waiter.start();
+		await().until(() -> registry.waitingLocks().size() == 1);
+		waiter.interrupt();
+		assertThat(interruptKept.get(10, TimeUnit.SECONDS)).isTrue();
+		first.release();
+	}
+
+	private ZooKeeperLockRegistry registry(HandOffPolicy policy) {
+		return registry(policy, this.client);
+	}
+
+	private ZooKeeperLockRegistry registry(HandOffPolicy policy, CuratorFramework client) {
+		return new ZooKeeperLockRegistry(client, "/locks", LostLockPolicy.defaults(), policy);
+	}
+
+	private static int longestRunOfEqualTokens(List<Long> tokens) {
+		int longest = 0;
+		int run = 0;
+		for (int i = 0; i < tokens.size(); i++) {
+			run = (i > 0 && tokens.get(i).equals(tokens.get(i - 1))) ? run + 1 : 1;
+			longest = Math.max(longest, run);
+		}
+		return longest;
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * A lock acquired by a thread of its own, which holds it until told to release it.
+	 */
+	private static final class HeldByThread {
+
+		private final CountDownLatch held = new CountDownLatch(1);
+
+		private final CountDownLatch releaseNow = new CountDownLatch(1);
+
+		private final CompletableFuture<Void> released = new CompletableFuture<>();
+
+		private volatile AcquiredLock lock;
+
+		static HeldByThread start(ExecutorService threads, ZooKeeperLockRegistry registry, String key, LockType type)
+				throws InterruptedException {
+			HeldByThread holder = startWaiting(threads, registry, key, type);
+			holder.awaitHeld();
+			return holder;
+		}
+
+		static HeldByThread startWaiting(ExecutorService threads, ZooKeeperLockRegistry registry, String key,
+				LockType type) {
+			HeldByThread holder = new HeldByThread();
+			threads.submit(() -> {
+				try {
+					holder.lock = registry.acquire(key, type, 1, LONG_WAIT);
+					holder.held.countDown();
+					holder.releaseNow.await();
+					holder.lock.release();
+					holder.released.complete(null);
+				}
+				catch (Throwable ex) {
+					holder.released.completeExceptionally(ex);
+				}
+				return null;
+			});
+			return holder;
+		}
+
+		void awaitHeld() throws InterruptedException {
+			assertThat(this.held.await(10, TimeUnit.SECONDS)).isTrue();
+		}
+
+		void release() throws Exception {
+			this.releaseNow.countDown();
+			this.released.get(10, TimeUnit.SECONDS);
+		}
+
+	}
+
+}
