@@ -273,6 +273,41 @@ class LockHandOffTests {
 		first.release();
 	}
 
+	@Test
+	void manyThreadsOfTwoProcessesOnFewKeysLoseNoUpdateAndLeaveNothingBehind() throws Exception {
+		HandOffPolicy shortCohorts = new HandOffPolicy(true, 3, Duration.ofMinutes(1));
+		List<ZooKeeperLockRegistry> processes = List.of(registry(shortCohorts),
+				registry(shortCohorts, this.zookeeper.newClient()));
+		int[] counters = new int[4];
+		List<Future<?>> contenders = new ArrayList<>();
+		for (int thread = 0; thread < 12; thread++) {
+			ZooKeeperLockRegistry registry = processes.get(thread % 2);
+			contenders.add(this.threads.submit(() -> {
+				for (int cycle = 0; cycle < 48; cycle++) {
+					int key = cycle % counters.length;
+					AcquiredLock lock = registry.acquire("counter-" + key, LONG_WAIT);
+					int seen = counters[key];
+					Thread.yield();
+					counters[key] = seen + 1;
+					lock.release();
+				}
+				return null;
+			}));
+		}
+		for (Future<?> contender : contenders) {
+			contender.get(60, TimeUnit.SECONDS);
+		}
+		assertThat(counters).containsOnly(12 * 48 / counters.length);
+		for (ZooKeeperLockRegistry registry : processes) {
+			assertThat(registry.keysInUse()).isZero();
+			assertThat(registry.heldLocks()).isEmpty();
+			assertThat(registry.waitingLocks()).isEmpty();
+		}
+		for (int key = 0; key < counters.length; key++) {
+			assertThat(this.client.getChildren().forPath(processes.get(0).pathOf("counter-" + key))).isEmpty();
+		}
+	}
+
 	private ZooKeeperLockRegistry registry(HandOffPolicy policy) {
 		return registry(policy, this.client);
 	}
