@@ -86,7 +86,14 @@ final class LockSpecSource {
 		return new LockSpec(method, key, variables, annotation.type(), annotation.permits(),
 				parseDuration("waitTime", annotation.waitTime(), method),
 				(holdAtLeast != null) ? holdAtLeast : Duration.ZERO, LockedResult.of(method),
-				LockFailureResponse.of(annotation, method, this.beanFactory));
+				LockFailureResponse.of(annotation, method, this.beanFactory), nameOf(annotation, method));
+	}
+
+	private String nameOf(DistributedLock annotation, Method method) {
+		String name = (this.embeddedValueResolver != null)
+				? this.embeddedValueResolver.resolveStringValue(annotation.name()) : annotation.name();
+		return StringUtils.hasText(name) ? name.trim()
+				: ClassUtils.getShortName(method.getDeclaringClass()) + "." + method.getName();
 	}
 
 	private Expression parseKey(String key, Method method) {
