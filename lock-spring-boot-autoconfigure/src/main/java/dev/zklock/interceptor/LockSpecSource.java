@@ -92,8 +92,12 @@ final class LockSpecSource {
 	private String nameOf(DistributedLock annotation, Method method) {
 		String name = (this.embeddedValueResolver != null)
 				? this.embeddedValueResolver.resolveStringValue(annotation.name()) : annotation.name();
-		return StringUtils.hasText(name) ? name.trim()
-				: ClassUtils.getShortName(method.getDeclaringClass()) + "." + method.getName();
+		if (StringUtils.hasText(name)) {
+			return name.trim();
+		}
+		Class<?> type = method.getDeclaringClass();
+		return (type.isAnonymousClass() ? ClassUtils.getShortName(type) : type.getSimpleName()) + "."
+				+ method.getName();
 	}
 
 	private Expression parseKey(String key, Method method) {
