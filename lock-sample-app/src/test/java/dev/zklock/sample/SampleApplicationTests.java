@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import dev.zklock.autoconfigure.zookeeper.EmbeddedZooKeeperServer;
 import dev.zklock.interceptor.DistributedLockInterceptor;
@@ -86,6 +87,39 @@ class SampleApplicationTests {
 			.retrieve()
 			.requiredBody(SampleInstance.JSON_OBJECT);
 		assertThat(locks).containsKeys("rootPath", "held", "waiting");
+	}
+
+	@Test
+	void metricsEndpointServesTheLockMetricsTaggedWithNameTypeAndOutcome() {
+		instance.placeOrder();
+		instance.placeOrders(2);
+		Map<String, Object> acquisitions = instance.client()
+			.get()
+			.uri("/actuator/metrics/distributed.lock.acquisition")
+			.retrieve()
+			.requiredBody(SampleInstance.JSON_OBJECT);
+		assertThat(acquisitions).containsEntry("name", "distributed.lock.acquisition");
+		Map<Object, Object> tags = assertThat(acquisitions).extractingByKey("availableTags")
+			.asInstanceOf(InstanceOfAssertFactories.list(Map.class))
+			.actual()
+			.stream()
+			.collect(Collectors.toMap((tag) -> tag.get("tag"), (tag) -> tag.get("values")));
+		assertThat(tags).containsOnlyKeys("name", "type", "outcome", "error");
+		assertThat(tags.get("name")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.containsExactlyInAnyOrder("OrderNumberService.placeOrder", "OrderNumberService.placeOrders");
+		assertThat(tags.get("type")).asInstanceOf(InstanceOfAssertFactories.LIST).containsExactly("exclusive");
+		assertThat(tags.get("outcome")).asInstanceOf(InstanceOfAssertFactories.LIST).containsExactly("acquired");
+		Map<String, Object> held = instance.client()
+			.get()
+			.uri("/actuator/metrics/distributed.lock.hold?tag=name:OrderNumberService.placeOrder&tag=outcome:released")
+			.retrieve()
+			.requiredBody(SampleInstance.JSON_OBJECT);
+		assertThat(held).extractingByKey("measurements")
+			.asInstanceOf(InstanceOfAssertFactories.list(Map.class))
+			.anySatisfy((measurement) -> {
+				assertThat(measurement.get("statistic")).isEqualTo("COUNT");
+				assertThat((Double) measurement.get("value")).isPositive();
+			});
 	}
 
 	@Test
