@@ -142,19 +142,19 @@ public class LockTemplate {
 		Assert.notNull(callback, "'callback' must not be null");
 		ObservedLock lock = acquire(request);
 		T result;
-		HeldLocks.push(lock.lock());
+		HeldLocks.push(lock.handle());
 		try {
-			result = callback.doWithLock(lock.lock());
+			result = callback.doWithLock(lock.handle());
 		}
 		catch (RuntimeException | Error ex) {
-			addLoss(ex, end(lock, ex));
+			addLoss(ex, end(lock));
 			throw ex;
 		}
 		catch (Exception ex) {
-			addLoss(ex, end(lock, ex));
+			addLoss(ex, end(lock));
 			throw new UndeclaredThrowableException(ex, "Work under lock '" + request.key() + "' failed");
 		}
-		LockLostException lost = end(lock, null);
+		LockLostException lost = end(lock);
 		if (lost != null) {
 			throw lost;
 		}
@@ -240,29 +240,29 @@ public class LockTemplate {
 		Assert.notNull(callback, "'callback' must not be null");
 		ObservedLock lock = acquireDetached(request);
 		CompletionStage<T> work;
-		HeldLocks.push(lock.lock());
+		HeldLocks.push(lock.handle());
 		try {
-			work = callback.doWithLock(lock.lock());
+			work = callback.doWithLock(lock.handle());
 		}
 		catch (RuntimeException | Error ex) {
-			addLoss(ex, end(lock, ex));
+			addLoss(ex, end(lock));
 			throw ex;
 		}
 		catch (Exception ex) {
-			addLoss(ex, end(lock, ex));
+			addLoss(ex, end(lock));
 			throw new UndeclaredThrowableException(ex, "Work under lock '" + request.key() + "' failed to start");
 		}
 		finally {
-			HeldLocks.remove(lock.lock());
+			HeldLocks.remove(lock.handle());
 		}
 		if (work == null) {
-			release(lock, null);
+			release(lock);
 			throw new IllegalStateException("Asynchronous work under lock '" + request.key()
 					+ "' returned no CompletionStage, so there is nothing to keep the lock until");
 		}
 		CompletableFuture<T> result = new CompletableFuture<>();
 		work.whenComplete((value, failure) -> {
-			LockLostException lost = release(lock, failure);
+			LockLostException lost = release(lock);
 			if (failure != null) {
 				addLoss(failure, lost);
 				result.completeExceptionally(failure);
@@ -296,23 +296,21 @@ public class LockTemplate {
 
 	/**
 	 * Ends the hold of a lock whose protected code returned on the calling thread.
-	 * @param failure what the protected code threw, or {@code null}
 	 * @return the exception to raise if the lock was lost meanwhile and the policy says
 	 * to raise it, else {@code null}
 	 */
-	private @Nullable LockLostException end(ObservedLock lock, @Nullable Throwable failure) {
-		HeldLocks.remove(lock.lock());
-		return release(lock, failure);
+	private @Nullable LockLostException end(ObservedLock lock) {
+		HeldLocks.remove(lock.handle());
+		return release(lock);
 	}
 
 	/**
 	 * Releases a lock, at once or once its minimum hold time has passed.
-	 * @param failure what the protected work threw, or {@code null}
 	 * @return the exception to raise if the lock was lost meanwhile and the policy says
 	 * to raise it, else {@code null}
 	 */
-	private @Nullable LockLostException release(ObservedLock lock, @Nullable Throwable failure) {
-		return lock.release(this.registry.getLostLockPolicy().raisesOnCompletion(), failure);
+	private @Nullable LockLostException release(ObservedLock lock) {
+		return lock.release(this.registry.getLostLockPolicy().raisesOnCompletion());
 	}
 
 	/**

@@ -31,7 +31,7 @@ final class ObservedLock {
 		this.hold = hold;
 	}
 
-	AcquiredLock lock() {
+	AcquiredLock handle() {
 		return this.lock;
 	}
 
@@ -39,15 +39,11 @@ final class ObservedLock {
 	 * Releases the lock, at once or once its minimum hold time has passed, and ends the
 	 * observation of its hold then.
 	 * @param raiseLoss whether a loss of the lock is to be raised
-	 * @param failure what the work under the lock threw, or {@code null}
 	 * @return the exception to raise if the lock was lost meanwhile and losses are
 	 * raised, else {@code null}
 	 */
-	@Nullable LockLostException release(boolean raiseLoss, @Nullable Throwable failure) {
+	@Nullable LockLostException release(boolean raiseLoss) {
 		boolean lost = raiseLoss && this.lock.isLost();
-		if (failure != null) {
-			this.hold.error(failure);
-		}
 		long holdFor = this.acquiredAt + this.request.holdAtLeast().toNanos() - System.nanoTime();
 		if (holdFor > 0) {
 			this.lock.releaseAfter(Duration.ofNanos(holdFor));

@@ -231,6 +231,16 @@ class LockObservationTests {
 	}
 
 	@Test
+	void springBootsPropertyTurnsTheObservationsOff() {
+		this.contextRunner.withPropertyValues("management.observations.enable.distributed.lock=false")
+			.run((context) -> {
+				assertThat(context.getBean(OrderService.class).nextNumber("45")).isEqualTo("45");
+				assertThat(context.getBean(MeterRegistry.class).find("distributed.lock.acquisition").meters())
+					.isEmpty();
+			});
+	}
+
+	@Test
 	void withoutAnObservationRegistryLocksWorkAndNothingIsMeasured() {
 		LockApplications.connectedTo(zookeeper)
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
