@@ -24,6 +24,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.search.RequiredSearch;
 import org.apache.curator.framework.CuratorFramework;
+import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,6 +36,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -68,41 +70,38 @@ class LockObservationTests {
 
 	@Test
 	void annotatedMethodsAreObservedUnderTheirDeclaredNameOrTheirClassAndMethod() {
-		this.contextRunner.withPropertyValues("orders.catalog-lock=catalog-snapshot").run((context) -> {
-			OrderService orders = context.getBean(OrderService.class);
-			MeterRegistry meters = context.getBean(MeterRegistry.class);
+		run(this.contextRunner.withPropertyValues("orders.catalog-lock=catalog-snapshot"), (locks) -> {
+			OrderService orders = locks.orders();
 			orders.nextNumber("42");
 			orders.nextNumber("43");
 			orders.snapshot("spring");
-			assertThat(acquisitions(meters, "OrderService.nextNumber", "exclusive", "acquired").timer().count())
+			assertThat(locks.acquisitions("OrderService.nextNumber", "exclusive", "acquired").timer().count())
 				.isEqualTo(2);
-			assertThat(holds(meters, "OrderService.nextNumber", "exclusive", "released").timer().count()).isEqualTo(2);
-			assertThat(acquisitions(meters, "catalog-snapshot", "read", "acquired").timer().count()).isOne();
-			assertThat(holds(meters, "catalog-snapshot", "read", "released").timer().count()).isOne();
-			assertNoTagCarriesAKey(meters);
+			assertThat(locks.holds("OrderService.nextNumber", "exclusive", "released").timer().count()).isEqualTo(2);
+			assertThat(locks.acquisitions("catalog-snapshot", "read", "acquired").timer().count()).isOne();
+			assertThat(locks.holds("catalog-snapshot", "read", "released").timer().count()).isOne();
+			locks.assertNoTagCarriesAKey();
 		});
 	}
 
 	@Test
 	void templateLocksAreObservedUnderTheRequestsNameOrAsUnnamed() {
-		this.contextRunner.run((context) -> {
-			LockTemplate template = context.getBean(LockTemplate.class);
-			MeterRegistry meters = context.getBean(MeterRegistry.class);
+		run((locks) -> {
+			LockTemplate template = locks.template();
 			template.execute("report:2026-11-22", (lock) -> "built");
 			template.execute(LockRequest.semaphore("export:2026-11-22", 2).withName("exports"), (lock) -> "exported");
 			template.execute(LockRequest.write("catalog:spring").withName("catalog-update"), (lock) -> "updated");
-			assertThat(acquisitions(meters, LockRequest.UNNAMED, "exclusive", "acquired").timer().count()).isOne();
-			assertThat(acquisitions(meters, "exports", "semaphore", "acquired").timer().count()).isOne();
-			assertThat(holds(meters, "catalog-update", "write", "released").timer().count()).isOne();
-			assertNoTagCarriesAKey(meters);
+			assertThat(locks.acquisitions(LockRequest.UNNAMED, "exclusive", "acquired").timer().count()).isOne();
+			assertThat(locks.acquisitions("exports", "semaphore", "acquired").timer().count()).isOne();
+			assertThat(locks.holds("catalog-update", "write", "released").timer().count()).isOne();
+			locks.assertNoTagCarriesAKey();
 		});
 	}
 
 	@Test
 	void acquisitionThatWaitedInVainIsTaggedTimedOut() {
-		this.contextRunner.run((context) -> {
-			OrderService orders = context.getBean(OrderService.class);
-			MeterRegistry meters = context.getBean(MeterRegistry.class);
+		run((locks) -> {
+			OrderService orders = locks.orders();
 			AcquiredLock held = otherProcess.acquire("order:7", Duration.ofSeconds(5));
 			try {
 				assertThatExceptionOfType(LockTimeoutException.class).isThrownBy(() -> orders.nextNumberNow("7"));
@@ -110,20 +109,20 @@ class LockObservationTests {
 			finally {
 				held.release();
 			}
-			assertThat(acquisitions(meters, "OrderService.nextNumberNow", "exclusive", "timed_out")
+			assertThat(locks.acquisitions("OrderService.nextNumberNow", "exclusive", "timed_out")
 				.tag("error", "LockTimeoutException")
 				.timer()
 				.count()).isOne();
-			assertThat(meters.find("distributed.lock.hold").tag("name", "OrderService.nextNumberNow").timer()).isNull();
-			assertNoTagCarriesAKey(meters);
+			assertThat(locks.meters().find("distributed.lock.hold").tag("name", "OrderService.nextNumberNow").timer())
+				.isNull();
+			locks.assertNoTagCarriesAKey();
 		});
 	}
 
 	@Test
 	void acquisitionThatFailedIsTaggedFailed() {
-		this.contextRunner.run((context) -> {
-			LockTemplate template = context.getBean(LockTemplate.class);
-			MeterRegistry meters = context.getBean(MeterRegistry.class);
+		run((locks) -> {
+			LockTemplate template = locks.template();
 			AcquiredLock held = otherProcess.acquire("export:2026-11-23", LockType.SEMAPHORE, 3, Duration.ofSeconds(5));
 			try {
 				assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> template
@@ -132,29 +131,29 @@ class LockObservationTests {
 			finally {
 				held.release();
 			}
-			assertThat(acquisitions(meters, "exports", "semaphore", "failed").tag("error", "LockAcquisitionException")
+			assertThat(locks.acquisitions("exports", "semaphore", "failed")
+				.tag("error", "LockAcquisitionException")
 				.timer()
 				.count()).isOne();
-			assertNoTagCarriesAKey(meters);
+			locks.assertNoTagCarriesAKey();
 		});
 	}
 
 	@Test
 	void activeCountsShowWhoHoldsAndWhoWaits() {
-		this.contextRunner.run((context) -> {
-			OrderService orders = context.getBean(OrderService.class);
-			MeterRegistry meters = context.getBean(MeterRegistry.class);
+		run((locks) -> {
+			OrderService orders = locks.orders();
 			CountDownLatch release = new CountDownLatch(1);
 			ExecutorService threads = Executors.newFixedThreadPool(2);
 			try {
 				CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> orders.holdUntil("9", release),
 						threads);
-				await().atMost(AWAIT).until(() -> activeHolds(meters, "order-hold") == 1);
-				assertThat(activeWaits(meters, "order-hold")).isZero();
+				await().atMost(AWAIT).until(() -> locks.activeHolds("order-hold") == 1);
+				assertThat(locks.activeWaits("order-hold")).isZero();
 				CompletableFuture<String> second = CompletableFuture.supplyAsync(() -> orders.holdUntil("9", release),
 						threads);
-				await().atMost(AWAIT).until(() -> activeWaits(meters, "order-hold") == 1);
-				assertThat(activeHolds(meters, "order-hold")).isOne();
+				await().atMost(AWAIT).until(() -> locks.activeWaits("order-hold") == 1);
+				assertThat(locks.activeHolds("order-hold")).isOne();
 				release.countDown();
 				assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("9");
 				assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo("9");
@@ -163,125 +162,144 @@ class LockObservationTests {
 				release.countDown();
 				threads.shutdownNow();
 			}
-			assertThat(activeHolds(meters, "order-hold")).isZero();
-			assertThat(activeWaits(meters, "order-hold")).isZero();
-			assertThat(acquisitions(meters, "order-hold", "exclusive", "acquired").timer().count()).isEqualTo(2);
-			assertNoTagCarriesAKey(meters);
+			assertThat(locks.activeHolds("order-hold")).isZero();
+			assertThat(locks.activeWaits("order-hold")).isZero();
+			assertThat(locks.acquisitions("order-hold", "exclusive", "acquired").timer().count()).isEqualTo(2);
+			locks.assertNoTagCarriesAKey();
 		});
 	}
 
 	@Test
 	void severalKeysAreObservedOneAcquisitionAndOneHoldEach() {
-		this.contextRunner.run((context) -> {
-			OrderService orders = context.getBean(OrderService.class);
-			MeterRegistry meters = context.getBean(MeterRegistry.class);
+		run((locks) -> {
+			OrderService orders = locks.orders();
 			orders.transfer("a", "b");
-			assertThat(acquisitions(meters, "OrderService.transfer", "exclusive", "acquired").timer().count())
+			assertThat(locks.acquisitions("OrderService.transfer", "exclusive", "acquired").timer().count())
 				.isEqualTo(2);
-			assertThat(holds(meters, "OrderService.transfer", "exclusive", "released").timer().count()).isEqualTo(2);
-			assertNoTagCarriesAKey(meters);
+			assertThat(locks.holds("OrderService.transfer", "exclusive", "released").timer().count()).isEqualTo(2);
+			locks.assertNoTagCarriesAKey();
 		});
 	}
 
 	@Test
 	void asynchronousResultIsHeldUntilItCompletes() {
-		this.contextRunner.run((context) -> {
-			OrderService orders = context.getBean(OrderService.class);
-			MeterRegistry meters = context.getBean(MeterRegistry.class);
+		run((locks) -> {
+			OrderService orders = locks.orders();
 			CompletableFuture<String> work = new CompletableFuture<>();
 			CompletableFuture<String> result = orders.export("2026-11-22", work);
-			assertThat(activeHolds(meters, "OrderService.export")).isOne();
+			assertThat(locks.activeHolds("OrderService.export")).isOne();
 			work.complete("exported");
 			assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo("exported");
-			assertThat(activeHolds(meters, "OrderService.export")).isZero();
-			assertThat(holds(meters, "OrderService.export", "exclusive", "released").timer().count()).isOne();
-			assertNoTagCarriesAKey(meters);
+			assertThat(locks.activeHolds("OrderService.export")).isZero();
+			assertThat(locks.holds("OrderService.export", "exclusive", "released").timer().count()).isOne();
+			locks.assertNoTagCarriesAKey();
 		});
 	}
 
 	@Test
 	void holdWithAMinimumTimeEndsWhenTheLockIsReleased() {
-		this.contextRunner.run((context) -> {
-			LockTemplate template = context.getBean(LockTemplate.class);
-			MeterRegistry meters = context.getBean(MeterRegistry.class);
+		run((locks) -> {
+			LockTemplate template = locks.template();
 			template.execute(
 					LockRequest.exclusive("cleanup").withName("cleanup").withHoldAtLeast(Duration.ofMillis(500)),
 					(lock) -> "cleaned");
-			assertThat(activeHolds(meters, "cleanup")).isOne();
-			await().atMost(AWAIT).until(() -> activeHolds(meters, "cleanup") == 0);
-			assertThat(holds(meters, "cleanup", "exclusive", "released").timer().totalTime(TimeUnit.MILLISECONDS))
+			assertThat(locks.activeHolds("cleanup")).isOne();
+			await().atMost(AWAIT).until(() -> locks.activeHolds("cleanup") == 0);
+			assertThat(locks.holds("cleanup", "exclusive", "released").timer().totalTime(TimeUnit.MILLISECONDS))
 				.isGreaterThanOrEqualTo(500);
 		});
 	}
 
 	@Test
 	void holdWhoseLockWasLostIsTaggedLost() {
-		this.contextRunner.run((context) -> {
-			LockTemplate template = context.getBean(LockTemplate.class);
-			MeterRegistry meters = context.getBean(MeterRegistry.class);
-			CuratorFramework client = context.getBean(CuratorFramework.class);
+		run((locks) -> {
+			LockTemplate template = locks.template();
+			CuratorFramework client = locks.context().getBean(CuratorFramework.class);
 			assertThatExceptionOfType(LockLostException.class)
 				.isThrownBy(() -> template.execute(LockRequest.exclusive("stock:1").withName("stock"), (lock) -> {
 					client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
 					await().atMost(AWAIT).until(() -> !lock.isValid());
 					return "counted";
 				}));
-			assertThat(holds(meters, "stock", "exclusive", "lost").tag("error", "none").timer().count()).isOne();
+			assertThat(locks.holds("stock", "exclusive", "lost").tag("error", "none").timer().count()).isOne();
 		});
 	}
 
 	@Test
 	void springBootsPropertyTurnsTheObservationsOff() {
-		this.contextRunner.withPropertyValues("management.observations.enable.distributed.lock=false")
-			.run((context) -> {
-				assertThat(context.getBean(OrderService.class).nextNumber("45")).isEqualTo("45");
-				assertThat(context.getBean(MeterRegistry.class).find("distributed.lock.acquisition").meters())
-					.isEmpty();
-			});
+		run(this.contextRunner.withPropertyValues("management.observations.enable.distributed.lock=false"),
+				LockObservationTests::locksButMeasuresNothing);
 	}
 
 	@Test
 	void withoutAnObservationRegistryLocksWorkAndNothingIsMeasured() {
-		LockApplications.connectedTo(zookeeper)
+		run(LockApplications.connectedTo(zookeeper)
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 					SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class))
-			.withUserConfiguration(OrdersConfiguration.class)
-			.run((context) -> {
-				assertThat(context.getBean(OrderService.class).nextNumber("44")).isEqualTo("44");
-				assertThat(context.getBean(MeterRegistry.class).find("distributed.lock.acquisition").meters())
-					.isEmpty();
-			});
+			.withUserConfiguration(OrdersConfiguration.class), LockObservationTests::locksButMeasuresNothing);
 	}
 
-	private static RequiredSearch acquisitions(MeterRegistry meters, String name, String type, String outcome) {
-		return meters.get("distributed.lock.acquisition").tags("name", name, "type", type, "outcome", outcome);
+	private static void locksButMeasuresNothing(Locks locks) {
+		assertThat(locks.orders().nextNumber("44")).isEqualTo("44");
+		assertThat(locks.meters().find("distributed.lock.acquisition").meters()).isEmpty();
 	}
 
-	private static RequiredSearch holds(MeterRegistry meters, String name, String type, String outcome) {
-		return meters.get("distributed.lock.hold").tags("name", name, "type", type, "outcome", outcome);
+	private void run(ThrowingConsumer<Locks> test) {
+		run(this.contextRunner, test);
 	}
 
-	private static int activeHolds(MeterRegistry meters, String name) {
-		return meters.get("distributed.lock.hold.active").tag("name", name).longTaskTimer().activeTasks();
-	}
-
-	private static int activeWaits(MeterRegistry meters, String name) {
-		return meters.get("distributed.lock.acquisition.active").tag("name", name).longTaskTimer().activeTasks();
+	private static void run(ApplicationContextRunner contextRunner, ThrowingConsumer<Locks> test) {
+		contextRunner.run((context) -> test.acceptThrows(new Locks(context)));
 	}
 
 	/**
-	 * Every key of these tests has a colon, which no name has: a tag value with one would
-	 * be a key.
+	 * An application of these tests: its beans, and its lock meters by name and tags.
 	 */
-	private static void assertNoTagCarriesAKey(MeterRegistry meters) {
-		List<Meter> lockMeters = meters.getMeters()
-			.stream()
-			.filter((meter) -> meter.getId().getName().startsWith("distributed.lock"))
-			.toList();
-		assertThat(lockMeters).isNotEmpty()
-			.flatMap((meter) -> meter.getId().getTags())
-			.extracting(Tag::getValue)
-			.noneMatch((value) -> value.contains(":"));
+	private record Locks(ApplicationContext context) {
+
+		OrderService orders() {
+			return this.context.getBean(OrderService.class);
+		}
+
+		LockTemplate template() {
+			return this.context.getBean(LockTemplate.class);
+		}
+
+		MeterRegistry meters() {
+			return this.context.getBean(MeterRegistry.class);
+		}
+
+		RequiredSearch acquisitions(String name, String type, String outcome) {
+			return meters().get("distributed.lock.acquisition").tags("name", name, "type", type, "outcome", outcome);
+		}
+
+		RequiredSearch holds(String name, String type, String outcome) {
+			return meters().get("distributed.lock.hold").tags("name", name, "type", type, "outcome", outcome);
+		}
+
+		int activeHolds(String name) {
+			return meters().get("distributed.lock.hold.active").tag("name", name).longTaskTimer().activeTasks();
+		}
+
+		int activeWaits(String name) {
+			return meters().get("distributed.lock.acquisition.active").tag("name", name).longTaskTimer().activeTasks();
+		}
+
+		/**
+		 * Every key of these tests has a colon, which no name has: a tag value with one
+		 * would be a key.
+		 */
+		void assertNoTagCarriesAKey() {
+			List<Meter> lockMeters = meters().getMeters()
+				.stream()
+				.filter((meter) -> meter.getId().getName().startsWith("distributed.lock"))
+				.toList();
+			assertThat(lockMeters).isNotEmpty()
+				.flatMap((meter) -> meter.getId().getTags())
+				.extracting(Tag::getValue)
+				.noneMatch((value) -> value.contains(":"));
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
