@@ -90,8 +90,15 @@ final class LockSpecSource {
 	}
 
 	private String nameOf(DistributedLock annotation, Method method) {
-		String name = (this.embeddedValueResolver != null)
-				? this.embeddedValueResolver.resolveStringValue(annotation.name()) : annotation.name();
+		String name;
+		try {
+			name = (this.embeddedValueResolver != null)
+					? this.embeddedValueResolver.resolveStringValue(annotation.name()) : annotation.name();
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("@DistributedLock name '" + annotation.name() + "' on " + describe(method)
+					+ " does not resolve: " + ex.getMessage(), ex);
+		}
 		if (StringUtils.hasText(name)) {
 			return name.trim();
 		}
