@@ -109,4 +109,15 @@ public @interface DistributedLock {
 	 */
 	String failureHandler() default "";
 
+	/**
+	 * What the lock is called in metrics and other observations (the {@code name} tag of
+	 * {@code distributed.lock.acquisition} and {@code distributed.lock.hold}); used for
+	 * nothing else, so it need not be unique and does not name the lock in ZooKeeper (the
+	 * key does). A fixed value or a {@code ${...}} placeholder. Empty means the simple
+	 * name of the method's class and the method's name, such as
+	 * {@code OrderService.nextNumber}.
+	 * @return the name in observations
+	 */
+	String name() default "";
+
 }

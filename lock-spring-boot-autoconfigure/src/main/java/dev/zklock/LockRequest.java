@@ -8,11 +8,12 @@ import org.springframework.util.Assert;
 
 /**
  * A lock to acquire through {@link LockTemplate#execute(LockRequest, LockCallback)}: a
- * key, a {@link LockType}, and optionally a wait time.
+ * key, a {@link LockType}, and optionally a wait time, a minimum hold time and a name.
  *
  * <pre class="code">
  * lockTemplate.execute(LockRequest.read("catalog"), (lock) -&gt; catalog.snapshot());
  * lockTemplate.execute(LockRequest.semaphore("exports", 4).withWaitTime(Duration.ofSeconds(30)), (lock) -&gt; export());
+ * lockTemplate.execute(LockRequest.exclusive("invoice:" + id).withName("InvoiceBatch.close"), (lock) -&gt; close(id));
  * </pre>
  *
  * @param key the lock key: any non-blank string
@@ -22,8 +23,17 @@ import org.springframework.util.Assert;
  * @param waitTime how long to wait, or {@code null} for the template's default
  * @param holdAtLeast how long the lock is kept at least, counted from its acquisition,
  * even when the work ends sooner; {@link Duration#ZERO} releases it when the work ends
+ * @param name what the lock is called in metrics and other observations, or {@code null}
+ * for {@value #UNNAMED}; unlike the key, it should be one of a few fixed values
  */
-public record LockRequest(String key, LockType type, int permits, @Nullable Duration waitTime, Duration holdAtLeast) {
+public record LockRequest(String key, LockType type, int permits, @Nullable Duration waitTime, Duration holdAtLeast,
+		@Nullable String name) {
+
+	/**
+	 * The name in observations of a request that names none: a fixed value, never the
+	 * key, since keys are unbounded and would make a metric series each.
+	 */
+	public static final String UNNAMED = "unnamed";
 
 	/**
 	 * Creates a request.
@@ -32,6 +42,8 @@ public record LockRequest(String key, LockType type, int permits, @Nullable Dura
 	 * @param permits the number of permits of a semaphore; {@code 1} for other types
 	 * @param waitTime how long to wait, or {@code null} for the template's default
 	 * @param holdAtLeast how long the lock is kept at least, counted from its acquisition
+	 * @param name what the lock is called in observations, or {@code null} for
+	 * {@value #UNNAMED}
 	 */
 	public LockRequest {
 		Assert.isTrue(key != null && !key.isBlank(), "Lock key must not be null or blank");
@@ -43,6 +55,19 @@ public record LockRequest(String key, LockType type, int permits, @Nullable Dura
 				() -> "Wait time must not be negative, but was " + waitTime);
 		Assert.isTrue(holdAtLeast != null && !holdAtLeast.isNegative(),
 				() -> "Hold-at-least time must not be null or negative, but was " + holdAtLeast);
+		Assert.isTrue(name == null || !name.isBlank(), "Lock name must be null or not blank");
+	}
+
+	/**
+	 * Creates a request without a name.
+	 * @param key the lock key: any non-blank string
+	 * @param type what the lock lets other holders do meanwhile
+	 * @param permits the number of permits of a semaphore; {@code 1} for other types
+	 * @param waitTime how long to wait, or {@code null} for the template's default
+	 * @param holdAtLeast how long the lock is kept at least, counted from its acquisition
+	 */
+	public LockRequest(String key, LockType type, int permits, @Nullable Duration waitTime, Duration holdAtLeast) {
+		this(key, type, permits, waitTime, holdAtLeast, null);
 	}
 
 	/**
@@ -89,7 +114,7 @@ public record LockRequest(String key, LockType type, int permits, @Nullable Dura
 	 */
 	public LockRequest withWaitTime(Duration waitTime) {
 		Assert.notNull(waitTime, "'waitTime' must not be null");
-		return new LockRequest(this.key, this.type, this.permits, waitTime, this.holdAtLeast);
+		return new LockRequest(this.key, this.type, this.permits, waitTime, this.holdAtLeast, this.name);
 	}
 
 	/**
@@ -102,7 +127,19 @@ public record LockRequest(String key, LockType type, int permits, @Nullable Dura
 	 * @return a new request
 	 */
 	public LockRequest withHoldAtLeast(Duration holdAtLeast) {
-		return new LockRequest(this.key, this.type, this.permits, this.waitTime, holdAtLeast);
+		return new LockRequest(this.key, this.type, this.permits, this.waitTime, holdAtLeast, this.name);
+	}
+
+	/**
+	 * This request with a name, which metrics and other observations of the lock carry as
+	 * a tag: a fixed, low-cardinality value such as {@code InvoiceBatch.close}, never the
+	 * key or anything else that varies from call to call.
+	 * @param name the lock's name
+	 * @return a new request
+	 */
+	public LockRequest withName(String name) {
+		Assert.hasText(name, "'name' must not be empty");
+		return new LockRequest(this.key, this.type, this.permits, this.waitTime, this.holdAtLeast, name);
 	}
 
 }

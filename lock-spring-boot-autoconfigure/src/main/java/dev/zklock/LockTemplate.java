@@ -2,16 +2,14 @@ package dev.zklock;
 
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-import dev.zklock.zookeeper.AcquiredLock;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -27,6 +25,11 @@ import org.springframework.util.Assert;
  * The same thread may re-enter a lock it holds, through this template or through
  * {@link DistributedLock}; inner holds share the outer hold's fencing token, and the lock
  * is released in ZooKeeper when the outermost hold ends.
+ * <p>
+ * With an {@link ObservationRegistry}, every acquisition is observed as
+ * {@code distributed.lock.acquisition} and every hold, from acquisition to release, as
+ * {@code distributed.lock.hold}, tagged with the lock's name and type, never its key (see
+ * {@link dev.zklock.observation.DefaultLockObservationConvention}).
  *
  * @see DistributedLock
  */
@@ -35,6 +38,8 @@ public class LockTemplate {
 	private final ZooKeeperLockRegistry registry;
 
 	private final Duration defaultWaitTime;
+
+	private LockObservations observations = new LockObservations(ObservationRegistry.NOOP);
 
 	/**
 	 * Creates a template.
@@ -54,6 +59,24 @@ public class LockTemplate {
 	 */
 	public Duration getDefaultWaitTime() {
 		return this.defaultWaitTime;
+	}
+
+	/**
+	 * Sets the registry that observes the acquisitions and holds of this template's
+	 * locks; {@link ObservationRegistry#NOOP}, the default, observes nothing.
+	 * @param observationRegistry the observation registry
+	 */
+	public void setObservationRegistry(ObservationRegistry observationRegistry) {
+		Assert.notNull(observationRegistry, "'observationRegistry' must not be null");
+		this.observations = new LockObservations(observationRegistry);
+	}
+
+	/**
+	 * The registry that observes this template's locks.
+	 * @return the observation registry
+	 */
+	public ObservationRegistry getObservationRegistry() {
+		return this.observations.registry();
 	}
 
 	/**
@@ -117,23 +140,21 @@ public class LockTemplate {
 	public <T extends @Nullable Object> T execute(LockRequest request, LockCallback<T> callback) {
 		Assert.notNull(request, "'request' must not be null");
 		Assert.notNull(callback, "'callback' must not be null");
-		String key = request.key();
-		AcquiredLock lock = acquire(request);
-		long acquiredAt = System.nanoTime();
+		ObservedLock lock = acquire(request);
 		T result;
-		HeldLocks.push(lock);
+		HeldLocks.push(lock.handle());
 		try {
-			result = callback.doWithLock(lock);
+			result = callback.doWithLock(lock.handle());
 		}
 		catch (RuntimeException | Error ex) {
-			addLoss(ex, end(lock, request, acquiredAt));
+			addLoss(ex, end(lock));
 			throw ex;
 		}
 		catch (Exception ex) {
-			addLoss(ex, end(lock, request, acquiredAt));
-			throw new UndeclaredThrowableException(ex, "Work under lock '" + key + "' failed");
+			addLoss(ex, end(lock));
+			throw new UndeclaredThrowableException(ex, "Work under lock '" + request.key() + "' failed");
 		}
-		LockLostException lost = end(lock, request, acquiredAt);
+		LockLostException lost = end(lock);
 		if (lost != null) {
 			throw lost;
 		}
@@ -162,6 +183,28 @@ public class LockTemplate {
 	 */
 	public <T extends @Nullable Object> T execute(Collection<String> keys, LockType type, Duration waitTime,
 			LockCallback<T> callback) {
+		return execute(LockRequest.UNNAMED, keys, type, waitTime, callback);
+	}
+
+	/**
+	 * Runs the callback while holding the locks of several keys, as
+	 * {@link #execute(Collection, LockType, Duration, LockCallback)} does, with a name
+	 * for the observations of each key's acquisition and hold.
+	 * @param <T> the type of the result
+	 * @param name what the locks are called in observations: a fixed, low-cardinality
+	 * value such as {@code Accounts.transfer}, not a key (see
+	 * {@link LockRequest#withName(String)})
+	 * @param keys the lock keys: non-blank strings, duplicates counted once
+	 * @param type {@link LockType#EXCLUSIVE}, {@link LockType#READ} or
+	 * {@link LockType#WRITE}
+	 * @param waitTime how long to wait for all the locks together
+	 * @param callback the work to run under the locks, with a {@link MultiKeyLock}
+	 * @return the callback's result, or the exceptions of
+	 * {@link #execute(Collection, LockType, Duration, LockCallback)}
+	 */
+	public <T extends @Nullable Object> T execute(String name, Collection<String> keys, LockType type,
+			Duration waitTime, LockCallback<T> callback) {
+		Assert.hasText(name, "'name' must not be empty");
 		Assert.notEmpty(keys, "Lock keys must not be empty");
 		Assert.isTrue(type != LockType.SEMAPHORE, "Several keys cannot be locked as one semaphore");
 		assertValidWaitTime(waitTime);
@@ -170,62 +213,7 @@ public class LockTemplate {
 			Assert.isTrue(key != null && !key.isBlank(), "Lock keys must not be null or blank");
 			ordered.add(key);
 		}
-		MultiKeyCall<T> call = new MultiKeyCall<>(new ArrayList<>(ordered), type,
-				System.nanoTime() + waitTime.toNanos(), callback);
-		try {
-			return execute(call.request(0), (lock) -> call.proceed(lock, 1));
-		}
-		catch (LockTimeoutException ex) {
-			throw call.started ? ex : new LockTimeoutException(ex.getKey(), waitTime, ex.getHolder());
-		}
-	}
-
-	/**
-	 * One multi-key call: acquires the next key under the locks of the keys before it,
-	 * and runs the callback under all of them.
-	 */
-	private final class MultiKeyCall<T extends @Nullable Object> {
-
-		private final List<String> keys;
-
-		private final LockType type;
-
-		private final long deadline;
-
-		private final LockCallback<T> callback;
-
-		private final List<LockHandle> acquired = new ArrayList<>();
-
-		private boolean started;
-
-		MultiKeyCall(List<String> keys, LockType type, long deadline, LockCallback<T> callback) {
-			this.keys = keys;
-			this.type = type;
-			this.deadline = deadline;
-			this.callback = callback;
-		}
-
-		LockRequest request(int index) {
-			Duration remaining = Duration.ofNanos(Math.max(0, this.deadline - System.nanoTime()));
-			return new LockRequest(this.keys.get(index), this.type, 1, remaining, Duration.ZERO);
-		}
-
-		T proceed(LockHandle lock, int next) throws Exception {
-			this.acquired.add(lock);
-			if (next < this.keys.size()) {
-				return execute(request(next), (nextLock) -> proceed(nextLock, next + 1));
-			}
-			MultiKeyLock all = new MultiKeyLock(this.acquired);
-			this.started = true;
-			HeldLocks.push(all);
-			try {
-				return this.callback.doWithLock(all);
-			}
-			finally {
-				HeldLocks.remove(all);
-			}
-		}
-
+		return new MultiKeyCall<>(this, name, ordered, type, waitTime, callback).run();
 	}
 
 	/**
@@ -250,32 +238,31 @@ public class LockTemplate {
 			AsyncLockCallback<T> callback) {
 		Assert.notNull(request, "'request' must not be null");
 		Assert.notNull(callback, "'callback' must not be null");
-		AcquiredLock lock = acquireDetached(request);
-		long acquiredAt = System.nanoTime();
+		ObservedLock lock = acquireDetached(request);
 		CompletionStage<T> work;
-		HeldLocks.push(lock);
+		HeldLocks.push(lock.handle());
 		try {
-			work = callback.doWithLock(lock);
+			work = callback.doWithLock(lock.handle());
 		}
 		catch (RuntimeException | Error ex) {
-			addLoss(ex, end(lock, request, acquiredAt));
+			addLoss(ex, end(lock));
 			throw ex;
 		}
 		catch (Exception ex) {
-			addLoss(ex, end(lock, request, acquiredAt));
+			addLoss(ex, end(lock));
 			throw new UndeclaredThrowableException(ex, "Work under lock '" + request.key() + "' failed to start");
 		}
 		finally {
-			HeldLocks.remove(lock);
+			HeldLocks.remove(lock.handle());
 		}
 		if (work == null) {
-			release(lock, request, acquiredAt);
+			release(lock);
 			throw new IllegalStateException("Asynchronous work under lock '" + request.key()
 					+ "' returned no CompletionStage, so there is nothing to keep the lock until");
 		}
 		CompletableFuture<T> result = new CompletableFuture<>();
 		work.whenComplete((value, failure) -> {
-			LockLostException lost = release(lock, request, acquiredAt);
+			LockLostException lost = release(lock);
 			if (failure != null) {
 				addLoss(failure, lost);
 				result.completeExceptionally(failure);
@@ -290,15 +277,17 @@ public class LockTemplate {
 		return result;
 	}
 
-	private AcquiredLock acquire(LockRequest request) {
+	private ObservedLock acquire(LockRequest request) {
 		if (!request.holdAtLeast().isZero()) {
 			return acquireDetached(request);
 		}
-		return this.registry.acquire(request.key(), request.type(), request.permits(), waitTimeOf(request));
+		return this.observations.acquire(request,
+				() -> this.registry.acquire(request.key(), request.type(), request.permits(), waitTimeOf(request)));
 	}
 
-	private AcquiredLock acquireDetached(LockRequest request) {
-		return this.registry.acquireDetached(request.key(), request.type(), request.permits(), waitTimeOf(request));
+	private ObservedLock acquireDetached(LockRequest request) {
+		return this.observations.acquire(request, () -> this.registry.acquireDetached(request.key(), request.type(),
+				request.permits(), waitTimeOf(request)));
 	}
 
 	private Duration waitTimeOf(LockRequest request) {
@@ -310,9 +299,9 @@ public class LockTemplate {
 	 * @return the exception to raise if the lock was lost meanwhile and the policy says
 	 * to raise it, else {@code null}
 	 */
-	private @Nullable LockLostException end(AcquiredLock lock, LockRequest request, long acquiredAt) {
-		HeldLocks.remove(lock);
-		return release(lock, request, acquiredAt);
+	private @Nullable LockLostException end(ObservedLock lock) {
+		HeldLocks.remove(lock.handle());
+		return release(lock);
 	}
 
 	/**
@@ -320,16 +309,8 @@ public class LockTemplate {
 	 * @return the exception to raise if the lock was lost meanwhile and the policy says
 	 * to raise it, else {@code null}
 	 */
-	private @Nullable LockLostException release(AcquiredLock lock, LockRequest request, long acquiredAt) {
-		boolean lost = this.registry.getLostLockPolicy().raisesOnCompletion() && lock.isLost();
-		long holdFor = acquiredAt + request.holdAtLeast().toNanos() - System.nanoTime();
-		if (holdFor > 0) {
-			lock.releaseAfter(Duration.ofNanos(holdFor));
-		}
-		else {
-			lock.release();
-		}
-		return lost ? new LockLostException(lock.key(), lock.fencingToken(), lock.getLossReason()) : null;
+	private @Nullable LockLostException release(ObservedLock lock) {
+		return lock.release(this.registry.getLostLockPolicy().raisesOnCompletion());
 	}
 
 	/**

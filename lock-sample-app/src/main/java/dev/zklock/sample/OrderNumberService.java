@@ -9,6 +9,7 @@ import java.util.List;
 
 import dev.zklock.DistributedLock;
 import dev.zklock.LockHandle;
+import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
 
 import org.springframework.stereotype.Service;
@@ -19,7 +20,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Places orders with numbers from the day's sequence, under the day's distributed lock
  * ({@code order-sequence:} and the ISO day, such as {@code order-sequence:2026-11-22}).
  * Single orders take the lock with {@link DistributedLock}, batches with
- * {@link LockTemplate}; both hold it around their transaction.
+ * {@link LockTemplate}; both hold it around their transaction. Their locks' metrics are
+ * named after the methods ({@code OrderNumberService.placeOrder} and
+ * {@code OrderNumberService.placeOrders}), never after the day's key.
  */
 @Service
 public class OrderNumberService {
@@ -65,7 +68,8 @@ public class OrderNumberService {
 	 * @return the orders, in the order of their numbers
 	 */
 	public List<Order> placeOrders(LocalDate day, int count) {
-		return this.lockTemplate.execute("order-sequence:" + day,
+		return this.lockTemplate.execute(
+				LockRequest.exclusive("order-sequence:" + day).withName("OrderNumberService.placeOrders"),
 				(lock) -> this.transactionTemplate.execute((status) -> place(day, count, lock)));
 	}
 

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import dev.zklock.autoconfigure.zookeeper.EmbeddedZooKeeperServer;
 import dev.zklock.interceptor.DistributedLockInterceptor;
@@ -65,11 +66,7 @@ class SampleApplicationTests {
 
 	@Test
 	void healthIsUp() {
-		Map<String, Object> health = instance.client()
-			.get()
-			.uri("/actuator/health")
-			.retrieve()
-			.requiredBody(SampleInstance.JSON_OBJECT);
+		Map<String, Object> health = instance.get("/actuator/health");
 		assertThat(health).containsEntry("status", "UP");
 		assertThat(health).extractingByKey("components")
 			.asInstanceOf(InstanceOfAssertFactories.MAP)
@@ -80,12 +77,34 @@ class SampleApplicationTests {
 
 	@Test
 	void locksEndpointShowsTheLocksOfThisInstance() {
-		Map<String, Object> locks = instance.client()
-			.get()
-			.uri("/actuator/locks")
-			.retrieve()
-			.requiredBody(SampleInstance.JSON_OBJECT);
+		Map<String, Object> locks = instance.get("/actuator/locks");
 		assertThat(locks).containsKeys("rootPath", "held", "waiting");
+	}
+
+	@Test
+	void metricsEndpointServesTheLockMetricsTaggedWithNameTypeAndOutcome() {
+		instance.placeOrder();
+		instance.placeOrders(2);
+		Map<String, Object> acquisitions = instance.get("/actuator/metrics/distributed.lock.acquisition");
+		assertThat(acquisitions).containsEntry("name", "distributed.lock.acquisition");
+		Map<Object, Object> tags = assertThat(acquisitions).extractingByKey("availableTags")
+			.asInstanceOf(InstanceOfAssertFactories.list(Map.class))
+			.actual()
+			.stream()
+			.collect(Collectors.toMap((tag) -> tag.get("tag"), (tag) -> tag.get("values")));
+		assertThat(tags).containsOnlyKeys("name", "type", "outcome", "error");
+		assertThat(tags.get("name")).asInstanceOf(InstanceOfAssertFactories.LIST)
+			.containsExactlyInAnyOrder("OrderNumberService.placeOrder", "OrderNumberService.placeOrders");
+		assertThat(tags.get("type")).asInstanceOf(InstanceOfAssertFactories.LIST).containsExactly("exclusive");
+		assertThat(tags.get("outcome")).asInstanceOf(InstanceOfAssertFactories.LIST).containsExactly("acquired");
+		Map<String, Object> held = instance
+			.get("/actuator/metrics/distributed.lock.hold?tag=name:OrderNumberService.placeOrder&tag=outcome:released");
+		assertThat(held).extractingByKey("measurements")
+			.asInstanceOf(InstanceOfAssertFactories.list(Map.class))
+			.anySatisfy((measurement) -> {
+				assertThat(measurement.get("statistic")).isEqualTo("COUNT");
+				assertThat((Double) measurement.get("value")).isPositive();
+			});
 	}
 
 	@Test

@@ -77,6 +77,15 @@ final class SampleInstance implements AutoCloseable {
 	}
 
 	/**
+	 * Gets a JSON object.
+	 * @param uri the path, with its query
+	 * @return the object
+	 */
+	Map<String, Object> get(String uri) {
+		return this.client.get().uri(uri).retrieve().requiredBody(JSON_OBJECT);
+	}
+
+	/**
 	 * Posts JSON and returns the response whatever its status.
 	 * @param path the path
 	 * @param body the JSON body

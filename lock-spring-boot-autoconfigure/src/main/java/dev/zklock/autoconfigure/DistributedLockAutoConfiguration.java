@@ -5,8 +5,10 @@ import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.interceptor.DistributedLockAnnotationBeanPostProcessor;
 import dev.zklock.zookeeper.HandOffPolicy;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.framework.CuratorFramework;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -23,9 +25,12 @@ import org.springframework.core.env.Environment;
  * Auto-configuration} of distributed locks on ZooKeeper: the lock registry, the
  * {@link LockTemplate} and the {@link dev.zklock.DistributedLock} post-processor. It
  * needs a {@link CuratorFramework} bean, its own or the application's; without one,
- * start-up fails rather than letting annotated methods run unlocked.
+ * start-up fails rather than letting annotated methods run unlocked. The template's locks
+ * are observed through the application's {@link ObservationRegistry}, when it has one
+ * (Spring Boot's actuator provides it, and turns the observations into metrics).
  */
-@AutoConfiguration(after = ZooKeeperAutoConfiguration.class)
+@AutoConfiguration(after = ZooKeeperAutoConfiguration.class,
+		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
 @ConditionalOnClass(CuratorFramework.class)
 @EnableConfigurationProperties(DistributedLockProperties.class)
 public final class DistributedLockAutoConfiguration {
@@ -50,12 +55,15 @@ public final class DistributedLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockTemplate lockTemplate(ZooKeeperLockRegistry zooKeeperLockRegistry, DistributedLockProperties properties) {
+	LockTemplate lockTemplate(ZooKeeperLockRegistry zooKeeperLockRegistry, DistributedLockProperties properties,
+			ObjectProvider<ObservationRegistry> observationRegistry) {
 		if (properties.getWaitTime().isNegative()) {
 			throw new InvalidConfigurationPropertyValueException("distributed-lock.wait-time", properties.getWaitTime(),
 					"The wait time must not be negative.");
 		}
-		return new LockTemplate(zooKeeperLockRegistry, properties.getWaitTime());
+		LockTemplate lockTemplate = new LockTemplate(zooKeeperLockRegistry, properties.getWaitTime());
+		lockTemplate.setObservationRegistry(observationRegistry.getIfAvailable(() -> ObservationRegistry.NOOP));
+		return lockTemplate;
 	}
 
 	@Bean

@@ -54,11 +54,12 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 			throw new IllegalArgumentException(spec.describe() + " evaluated to several keys, which cannot be "
 					+ "locked as a semaphore, for an asynchronous result, or with a minimum hold time");
 		}
-		LockRequest request = new LockRequest(keys.get(0), spec.type(), spec.permits(), waitTime, spec.holdAtLeast());
+		LockRequest request = new LockRequest(keys.get(0), spec.type(), spec.permits(), waitTime, spec.holdAtLeast(),
+				spec.name());
 		AtomicBoolean acquired = new AtomicBoolean();
 		try {
 			if (keys.size() > 1) {
-				return template.execute(keys, spec.type(), waitTime, (lock) -> {
+				return template.execute(spec.name(), keys, spec.type(), waitTime, (lock) -> {
 					acquired.set(true);
 					return proceed(invocation);
 				});

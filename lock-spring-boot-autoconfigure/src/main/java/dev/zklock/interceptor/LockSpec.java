@@ -23,9 +23,11 @@ import org.springframework.expression.Expression;
  * @param async whether the method returns a {@code CompletionStage} whose completion ends
  * the hold
  * @param onFailure what a call does instead of running when the lock cannot be acquired
+ * @param name what the lock is called in observations
  */
 record LockSpec(Method method, Expression keyExpression, Set<String> variables, LockType type, int permits,
-		@Nullable Duration waitTime, Duration holdAtLeast, LockedResult result, LockFailureResponse onFailure) {
+		@Nullable Duration waitTime, Duration holdAtLeast, LockedResult result, LockFailureResponse onFailure,
+		String name) {
 
 	String describe() {
 		return "@DistributedLock key expression '" + this.keyExpression.getExpressionString() + "' on "

@@ -86,7 +86,25 @@ final class LockSpecSource {
 		return new LockSpec(method, key, variables, annotation.type(), annotation.permits(),
 				parseDuration("waitTime", annotation.waitTime(), method),
 				(holdAtLeast != null) ? holdAtLeast : Duration.ZERO, LockedResult.of(method),
-				LockFailureResponse.of(annotation, method, this.beanFactory));
+				LockFailureResponse.of(annotation, method, this.beanFactory), nameOf(annotation, method));
+	}
+
+	private String nameOf(DistributedLock annotation, Method method) {
+		String name;
+		try {
+			name = (this.embeddedValueResolver != null)
+					? this.embeddedValueResolver.resolveStringValue(annotation.name()) : annotation.name();
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("@DistributedLock name '" + annotation.name() + "' on " + describe(method)
+					+ " does not resolve: " + ex.getMessage(), ex);
+		}
+		if (StringUtils.hasText(name)) {
+			return name.trim();
+		}
+		Class<?> type = method.getDeclaringClass();
+		return (type.isAnonymousClass() ? ClassUtils.getShortName(type) : type.getSimpleName()) + "."
+				+ method.getName();
 	}
 
 	private Expression parseKey(String key, Method method) {

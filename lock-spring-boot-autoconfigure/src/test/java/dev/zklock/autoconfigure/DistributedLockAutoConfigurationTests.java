@@ -9,6 +9,7 @@ import dev.zklock.interceptor.DistributedLockAnnotationBeanPostProcessor;
 import dev.zklock.zookeeper.HandOffPolicy;
 import dev.zklock.zookeeper.LostLockPolicy;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -139,6 +141,51 @@ class DistributedLockAutoConfigurationTests {
 				assertThat(context).hasSingleBean(LockTemplate.class);
 				assertThat(context.getBean(LockTemplate.class).getDefaultWaitTime()).isEqualTo(Duration.ofSeconds(1));
 			});
+	}
+
+	@Test
+	void templateObservesNothingWithoutAnObservationRegistry() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(LockTemplate.class).getObservationRegistry())
+			.isSameAs(ObservationRegistry.NOOP));
+	}
+
+	@Test
+	void templateObservesThroughTheApplicationsObservationRegistry() {
+		ObservationRegistry observationRegistry = ObservationRegistry.create();
+		this.contextRunner.withBean(ObservationRegistry.class, () -> observationRegistry)
+			.run((context) -> assertThat(context.getBean(LockTemplate.class).getObservationRegistry())
+				.isSameAs(observationRegistry));
+	}
+
+	@Test
+	void templateObservesThroughTheObservationRegistryOfSpringBoot() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class))
+			.run((context) -> assertThat(context.getBean(LockTemplate.class).getObservationRegistry())
+				.isSameAs(context.getBean(ObservationRegistry.class))
+				.isNotSameAs(ObservationRegistry.NOOP));
+	}
+
+	@Test
+	void templateObservesNothingWithoutMicrometerOnTheClassPath() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader("io.micrometer"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(ObservationRegistry.class);
+				assertThat(context.getBean(LockTemplate.class).getObservationRegistry())
+					.isSameAs(ObservationRegistry.NOOP);
+			});
+	}
+
+	@Test
+	void applicationTemplateKeepsItsOwnObservationRegistry() {
+		this.contextRunner.withBean(ObservationRegistry.class, ObservationRegistry::create)
+			.withBean("myTemplate", LockTemplate.class,
+					() -> new LockTemplate(
+							new ZooKeeperLockRegistry(
+									CuratorFrameworkFactory.newClient("127.0.0.1:2999", new RetryOneTime(10)), "/mine"),
+							Duration.ofSeconds(1)))
+			.run((context) -> assertThat(context.getBean(LockTemplate.class).getObservationRegistry())
+				.isSameAs(ObservationRegistry.NOOP));
 	}
 
 	@Test

@@ -8,6 +8,7 @@ import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,6 +51,18 @@ class DistributedLockAnnotationValidationTests {
 			assertThat(context.getStartupFailure()).hasMessageContaining("waitTime 'soon'")
 				.hasMessageContaining("BrokenWaitService.work()");
 		});
+	}
+
+	@Test
+	void unresolvableNameFailsStartUpNamingTheMethod() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class))
+			.withBean(UnresolvableNameService.class)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).hasMessageContaining("name '${orders.lock-name}'")
+					.hasMessageContaining("UnresolvableNameService.work()")
+					.hasMessageContaining("does not resolve");
+			});
 	}
 
 	@Test
@@ -152,6 +165,14 @@ class DistributedLockAnnotationValidationTests {
 			assertThat(context.getStartupFailure()).hasMessageContaining("NoPermitsService.work()")
 				.hasMessageContaining("asks for 0 permits; a semaphore needs at least 1");
 		});
+	}
+
+	static class UnresolvableNameService {
+
+		@DistributedLock(key = "'k'", name = "${orders.lock-name}")
+		void work() {
+		}
+
 	}
 
 	static class PermitsWithoutSemaphoreService {
