@@ -94,14 +94,9 @@ public final class BenchmarkHarness {
 		return rows;
 	}
 
-	private static CuratorFramework connect(ZooKeeperServerProcess server) {
-		try {
-			return CuratorConnections.open(server.connectString());
-		}
-		catch (IllegalStateException ex) {
-			throw new IllegalStateException("The ZooKeeper server did not serve"
-					+ (server.isRunning() ? "" : " and exited") + "; see " + server.log(), ex);
-		}
+	private static CuratorFramework connect(ZooKeeperServerProcess server) throws InterruptedException {
+		server.awaitServing(Duration.ofSeconds(60));
+		return CuratorConnections.open(server.connectString());
 	}
 
 	private static void report(ResultRow row, List<ResultRow> rows) {

@@ -26,12 +26,13 @@ import org.jspecify.annotations.Nullable;
  * @param jmhIterations the measured one-second JMH iterations of each variant
  * @param jmhForks the JMH forks of each variant; zero runs JMH in the harness's JVM
  * @param reapWait the longest wait for ZooKeeper to reap a variant's empty nodes
+ * @param jvmOptions further options of the worker JVMs and JMH's forks
  * @param output the directory of the results, logs and the server's data
  * @param chart where to write the hot-key chart, if anywhere
  */
 record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duration seconds, Duration warmup,
 		List<Integer> hotKeyThreads, int jvmThreads, int manyKeys, int manyKeysThreads, int jmhIterations, int jmhForks,
-		Duration reapWait, Path output, @Nullable Path chart) {
+		Duration reapWait, List<String> jvmOptions, Path output, @Nullable Path chart) {
 
 	static final String USAGE = """
 			Usage: java -jar lock-benchmarks.jar [options]
@@ -45,11 +46,12 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			  --warmup 2                 warm-up seconds before each timed run
 			  --threads 1,4,16           thread counts of the hot-key scenario
 			  --jvm-threads 8            threads per JVM in the two-JVM scenario
-			  --keys 100000              distinct keys of the many-keys scenario
+			  --keys 20000               distinct keys of the many-keys scenario
 			  --keys-threads 16          threads of the many-keys scenario
 			  --jmh-iterations 5         measured one-second JMH iterations per variant
 			  --jmh-forks 1              JMH forks per variant (0: inside this JVM)
 			  --reap-wait 60             longest wait in seconds for ZooKeeper to reap empty nodes
+			  --jvm-options "-X.. -D.."  more options of the worker JVMs and JMH's forks
 			  --output DIR               results, logs and server data (default lock-benchmarks/target/benchmark)
 			  --chart FILE               write the hot-key chart as a PNG
 			""";
@@ -68,11 +70,12 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		Duration warmup = Duration.ofSeconds(2);
 		List<Integer> hotKeyThreads = List.of(1, 4, 16);
 		int jvmThreads = 8;
-		int manyKeys = 100_000;
+		int manyKeys = 20_000;
 		int manyKeysThreads = 16;
 		int jmhIterations = 5;
 		int jmhForks = 1;
 		Duration reapWait = Duration.ofSeconds(60);
+		List<String> jvmOptions = List.of();
 		Path output = defaultOutput();
 		Path chart = null;
 		for (int i = 0; i < args.length; i++) {
@@ -98,6 +101,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 				case "--jmh-iterations" -> jmhIterations = Integer.parseInt(value);
 				case "--jmh-forks" -> jmhForks = Integer.parseInt(value);
 				case "--reap-wait" -> reapWait = seconds(value);
+				case "--jvm-options" -> jvmOptions = List.of(value.trim().split("\\s+"));
 				case "--output" -> output = Path.of(value);
 				case "--chart" -> chart = Path.of(value);
 				default -> throw new IllegalArgumentException("Unknown option: " + option);
@@ -105,8 +109,11 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		}
 		List<Variant> allVariants = new ArrayList<>(variants);
 		allVariants.addAll(extraVariants);
+		if (allVariants.stream().map(Variant::name).distinct().count() < allVariants.size()) {
+			throw new IllegalArgumentException("Variant names must differ: " + allVariants);
+		}
 		return new BenchmarkOptions(scenarios, allVariants, seconds, warmup, hotKeyThreads, jvmThreads, manyKeys,
-				manyKeysThreads, jmhIterations, jmhForks, reapWait, output, chart);
+				manyKeysThreads, jmhIterations, jmhForks, reapWait, jvmOptions, output, chart);
 	}
 
 	private static List<String> list(String value) {
@@ -129,6 +136,18 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		catch (URISyntaxException ex) {
 			throw new IllegalStateException("Cannot locate the harness's classes", ex);
 		}
+	}
+
+	/**
+	 * The options of every worker JVM and JMH fork: a fixed heap and the serial
+	 * collector, so that heap measurements after {@code System.gc()} are exact and alike
+	 * for every variant, then the options of the command line.
+	 * @return the JVM options
+	 */
+	List<String> workerJvmOptions() {
+		List<String> options = new ArrayList<>(List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC"));
+		options.addAll(this.jvmOptions);
+		return options;
 	}
 
 	boolean runsWorkers() {

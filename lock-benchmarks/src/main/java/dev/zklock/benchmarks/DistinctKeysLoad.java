@@ -38,7 +38,7 @@ record DistinctKeysLoad(int threads, int count) implements Workload {
 	private static long usedHeapAfterGc() throws InterruptedException {
 		for (int i = 0; i < 3; i++) {
 			System.gc();
-			Thread.sleep(100);
+			Thread.sleep(50);
 		}
 		return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
 	}

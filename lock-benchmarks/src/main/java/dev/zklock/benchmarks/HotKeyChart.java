@@ -76,7 +76,10 @@ final class HotKeyChart {
 			double top = niceCeiling(this.rows.stream().mapToDouble(ResultRow::throughput).max().orElse(1) * 1.1);
 			drawFrame(g, top);
 			for (int i = 0; i < this.variants.size(); i++) {
-				drawVariant(g, this.variants.get(i), COLORS[i % COLORS.length], top, i);
+				drawVariant(g, this.variants.get(i), color(this.variants.get(i)), top, i);
+			}
+			for (int threads : this.threadCounts) {
+				drawValues(g, threads, top);
 			}
 		}
 		finally {
@@ -145,12 +148,8 @@ final class HotKeyChart {
 			}
 		}
 		g.draw(line);
-		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
 		for (ResultRow point : points) {
-			int x = x(point.threads());
-			int y = y(point.throughput(), top);
-			g.fillOval(x - 5, y - 5, 10, 10);
-			g.drawString(String.format(Locale.ROOT, "%.0f", point.throughput()), x + 8, y - 8);
+			g.fillOval(x(point.threads()) - 5, y(point.throughput(), top) - 5, 10, 10);
 		}
 		int legendY = TOP + 20 + index * 28;
 		int legendX = WIDTH - RIGHT + 20;
@@ -159,6 +158,33 @@ final class HotKeyChart {
 		g.setColor(Color.BLACK);
 		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
 		g.drawString(variant.name(), legendX + 40, legendY);
+	}
+
+	/**
+	 * Writes the values of one thread count beside their points, from the highest down,
+	 * each at least a line below the one above so that close values stay readable.
+	 */
+	private void drawValues(Graphics2D g, int threads, double top) {
+		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+		List<ResultRow> points = this.rows.stream()
+			.filter((row) -> row.threads() == threads)
+			.sorted((a, b) -> Double.compare(b.throughput(), a.throughput()))
+			.toList();
+		int previous = Integer.MIN_VALUE;
+		for (ResultRow point : points) {
+			int y = Math.max(y(point.throughput(), top) - 6, previous + 14);
+			g.setColor(this.variants.stream()
+				.filter((variant) -> variant.name().equals(point.variant()))
+				.findFirst()
+				.map(this::color)
+				.orElse(Color.BLACK));
+			g.drawString(String.format(Locale.ROOT, "%.0f", point.throughput()), x(threads) + 9, y);
+			previous = y;
+		}
+	}
+
+	private Color color(Variant variant) {
+		return COLORS[this.variants.indexOf(variant) % COLORS.length];
 	}
 
 	private int x(int threads) {

@@ -52,7 +52,7 @@ final class JmhCycles {
 			.measurementIterations(this.options.jmhIterations())
 			.measurementTime(TimeValue.seconds(1))
 			.forks(this.options.jmhForks())
-			.jvmArgs(WorkerProcess.JVM_OPTIONS.toArray(String[]::new))
+			.jvmArgs(this.options.workerJvmOptions().toArray(String[]::new))
 			.shouldFailOnError(true)
 			.output(output.resolve("jmh.log").toString())
 			.result(output.resolve("jmh-result.json").toString())
@@ -65,10 +65,15 @@ final class JmhCycles {
 			Result<?> cycle = result.getPrimaryResult();
 			double micros = cycle.getScore();
 			rows.add(new ResultRow(Scenario.UNCONTENDED, "1 thread", 1, variant.name(), 1e6 / micros,
-					Exclusion.NOT_CHECKED, List.of(new Metric("latency", micros, "µs/cycle"),
-							new Metric("latency error (99.9%)", cycle.getScoreError(), "µs"))));
+					Exclusion.NOT_CHECKED, latency(micros, cycle.getScoreError())));
 		}
 		return rows;
+	}
+
+	private static List<Metric> latency(double micros, double error) {
+		Metric latency = new Metric("latency", micros, "µs/cycle");
+		return Double.isFinite(error) ? List.of(latency, new Metric("± (99.9% confidence)", error, "µs"))
+				: List.of(latency);
 	}
 
 }

@@ -1,42 +1,35 @@
 package dev.zklock.benchmarks;
 
-import java.util.Arrays;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
- * The lock libraries the benchmarks compare, each named as on the command line.
+ * The lock libraries the benchmarks compare, named on the command line {@code curator},
+ * {@code spring-integration}, {@code ours-annotation} and {@code ours-template}.
  */
 enum Library {
 
 	/**
 	 * Raw Curator {@code InterProcessMutex}: the baseline of every ratio.
 	 */
-	CURATOR("curator"),
+	CURATOR,
 
 	/**
 	 * Spring Integration's {@code ZookeeperLockRegistry}.
 	 */
-	SPRING_INTEGRATION("spring-integration"),
+	SPRING_INTEGRATION,
 
 	/**
 	 * zklock through {@code @DistributedLock}.
 	 */
-	ZKLOCK_ANNOTATION("ours-annotation"),
+	OURS_ANNOTATION,
 
 	/**
 	 * zklock through {@code LockTemplate}.
 	 */
-	ZKLOCK_TEMPLATE("ours-template");
-
-	private final String id;
-
-	Library(String id) {
-		this.id = id;
-	}
+	OURS_TEMPLATE;
 
 	String id() {
-		return this.id;
+		return CommandLineNames.of(this);
 	}
 
 	/**
@@ -44,7 +37,7 @@ enum Library {
 	 * @return whether it is zklock
 	 */
 	boolean isConfigurable() {
-		return this == ZKLOCK_ANNOTATION || this == ZKLOCK_TEMPLATE;
+		return this == OURS_ANNOTATION || this == OURS_TEMPLATE;
 	}
 
 	/**
@@ -58,17 +51,13 @@ enum Library {
 		return switch (this) {
 			case CURATOR -> new CuratorDriver(connectString, rootPath);
 			case SPRING_INTEGRATION -> new SpringIntegrationDriver(connectString, rootPath);
-			case ZKLOCK_ANNOTATION -> ZkLockDriver.annotation(connectString, rootPath, properties);
-			case ZKLOCK_TEMPLATE -> ZkLockDriver.template(connectString, rootPath, properties);
+			case OURS_ANNOTATION -> ZkLockDriver.annotation(connectString, rootPath, properties);
+			case OURS_TEMPLATE -> ZkLockDriver.template(connectString, rootPath, properties);
 		};
 	}
 
 	static Library of(String id) {
-		return Arrays.stream(values())
-			.filter((library) -> library.id.equals(id))
-			.findFirst()
-			.orElseThrow(() -> new IllegalArgumentException("Unknown library '" + id + "'; known: "
-					+ Arrays.stream(values()).map(Library::id).collect(Collectors.joining(", "))));
+		return CommandLineNames.parse(Library.class, id);
 	}
 
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -56,15 +57,19 @@ final class ScenarioRunner implements AutoCloseable {
 			for (Variant variant : options.variants()) {
 				List<WorkerProcess> started = new ArrayList<>();
 				for (int i = 1; i <= perVariant; i++) {
-					started.add(WorkerProcess.start(variant.name() + "-" + i, variant, connectString, directory));
+					started.add(WorkerProcess.start(variant.name() + "-" + i, variant, connectString,
+							options.workerJvmOptions(), directory));
 				}
 				runner.workers.put(variant, started);
 			}
+			long start = System.nanoTime();
 			for (List<WorkerProcess> started : runner.workers.values()) {
 				for (WorkerProcess worker : started) {
 					worker.awaitReady(STARTUP);
 				}
 			}
+			System.out.printf(Locale.ROOT, "%d worker JVMs ready in %.1f s%n", perVariant * runner.workers.size(),
+					(System.nanoTime() - start) / 1e9);
 			return runner;
 		}
 		catch (Exception | Error ex) {
@@ -156,14 +161,14 @@ final class ScenarioRunner implements AutoCloseable {
 	}
 
 	/**
-	 * Stops every worker.
+	 * Stops every worker, all at once.
 	 */
 	@Override
 	public void close() throws InterruptedException {
-		for (List<WorkerProcess> started : this.workers.values()) {
-			for (WorkerProcess worker : started) {
-				worker.close();
-			}
+		List<WorkerProcess> all = this.workers.values().stream().flatMap(List::stream).toList();
+		all.forEach(WorkerProcess::quit);
+		for (WorkerProcess worker : all) {
+			worker.close();
 		}
 	}
 

@@ -22,12 +22,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class WorkerProcess implements AutoCloseable {
 
-	/**
-	 * The options of every worker JVM: a fixed heap and the serial collector, so that
-	 * heap measurements after {@code System.gc()} are exact and alike for every variant.
-	 */
-	static final List<String> JVM_OPTIONS = List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC");
-
 	private static final String EXITED = "exited";
 
 	private final String name;
@@ -55,11 +49,13 @@ final class WorkerProcess implements AutoCloseable {
 	 * @param name the worker's name, which also names its log file
 	 * @param variant the variant it runs
 	 * @param connectString the ZooKeeper connect string
+	 * @param jvmOptions the options of its JVM
 	 * @param directory where its log file goes
 	 * @return the started worker
 	 */
-	static WorkerProcess start(String name, Variant variant, String connectString, Path directory) {
-		List<String> command = JavaCommand.of(JVM_OPTIONS, BenchmarkWorker.class.getName(),
+	static WorkerProcess start(String name, Variant variant, String connectString, List<String> jvmOptions,
+			Path directory) {
+		List<String> command = JavaCommand.of(jvmOptions, BenchmarkWorker.class.getName(),
 				List.of(variant.toText(), connectString));
 		try {
 			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -139,12 +135,19 @@ final class WorkerProcess implements AutoCloseable {
 	}
 
 	/**
+	 * Asks the worker to quit, without waiting for it: {@link #close()} does.
+	 */
+	void quit() {
+		this.commands.println(BenchmarkWorker.QUIT);
+	}
+
+	/**
 	 * Asks the worker to quit, and kills it if it does not within ten seconds.
 	 */
 	@Override
 	public void close() throws InterruptedException {
 		if (this.process.isAlive()) {
-			this.commands.println(BenchmarkWorker.QUIT);
+			quit();
 			if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
 				this.process.destroyForcibly();
 				this.process.waitFor(10, TimeUnit.SECONDS);

@@ -3,9 +3,12 @@ package dev.zklock.benchmarks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -67,16 +70,31 @@ final class ZooKeeperServerProcess implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Waits until the server accepts connections.
+	 * @param timeout how long to wait
+	 * @throws InterruptedException if interrupted while waiting
+	 * @throws IllegalStateException if the server exits or does not serve in time
+	 */
+	void awaitServing(Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (!this.process.isAlive()) {
+				throw new IllegalStateException("The ZooKeeper server exited; see " + this.log);
+			}
+			try (Socket socket = new Socket()) {
+				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 200);
+				return;
+			}
+			catch (IOException ex) {
+				Thread.sleep(100);
+			}
+		}
+		throw new IllegalStateException("The ZooKeeper server did not serve within " + timeout + "; see " + this.log);
+	}
+
 	String connectString() {
 		return "127.0.0.1:" + this.port;
-	}
-
-	Path log() {
-		return this.log;
-	}
-
-	boolean isRunning() {
-		return this.process.isAlive();
 	}
 
 	/**
