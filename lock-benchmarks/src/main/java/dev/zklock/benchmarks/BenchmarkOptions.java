@@ -17,20 +17,24 @@ import org.jspecify.annotations.Nullable;
  *
  * @param scenarios the scenarios to run
  * @param variants the variants to compare, the baseline included
- * @param seconds how long each timed run measures
- * @param warmup how long each timed run warms up before measuring
+ * @param seconds how long each variant is measured in each fixed-keys setting, all rounds
+ * together
+ * @param warmup how long each round warms up before measuring
+ * @param rounds the rounds of JMH and of each fixed-keys setting, taking the variants in
+ * turn
  * @param hotKeyThreads the thread counts of the hot-key scenario
  * @param jvmThreads the threads of each JVM in the two-JVM scenario
  * @param manyKeys the number of distinct keys of the many-keys scenario
  * @param manyKeysThreads the threads of the many-keys scenario
- * @param jmhIterations the measured one-second JMH iterations of each variant
+ * @param jmhIterations the measured one-second JMH iterations of each variant in each
+ * round
  * @param jmhForks the JMH forks of each variant; zero runs JMH in the harness's JVM
  * @param reapWait the longest wait for ZooKeeper to reap a variant's empty nodes
  * @param jvmOptions further options of the worker JVMs and JMH's forks
  * @param output the directory of the results, logs and the server's data
  * @param chart where to write the hot-key chart, if anywhere
  */
-record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duration seconds, Duration warmup,
+record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duration seconds, Duration warmup, int rounds,
 		List<Integer> hotKeyThreads, int jvmThreads, int manyKeys, int manyKeysThreads, int jmhIterations, int jmhForks,
 		Duration reapWait, List<String> jvmOptions, Path output, @Nullable Path chart) {
 
@@ -42,13 +46,16 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			                             (default all; curator is the baseline of the ratios)
 			  --variant name=lib:p=v,... one more variant, such as
 			                             ours-no-handoff=ours-template:distributed-lock.cohort.enabled=false
-			  --seconds 10               measured seconds of each timed run
-			  --warmup 2                 warm-up seconds before each timed run
+			  --seconds 10               measured seconds of each variant in each timed setting
+			  --rounds 2                 rounds of JMH and of each timed setting (splitting its
+			                             seconds), taking the variants forwards, then backwards,
+			                             so that drifting load on the machine hits all alike
+			  --warmup 2                 warm-up seconds before each round
 			  --threads 1,4,16           thread counts of the hot-key scenario
 			  --jvm-threads 8            threads per JVM in the two-JVM scenario
 			  --keys 20000               distinct keys of the many-keys scenario
 			  --keys-threads 16          threads of the many-keys scenario
-			  --jmh-iterations 5         measured one-second JMH iterations per variant
+			  --jmh-iterations 3         measured one-second JMH iterations per variant and round
 			  --jmh-forks 1              JMH forks per variant (0: inside this JVM)
 			  --reap-wait 60             longest wait in seconds for ZooKeeper to reap empty nodes
 			  --jvm-options "-X.. -D.."  more options of the worker JVMs and JMH's forks
@@ -68,11 +75,12 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		List<Variant> extraVariants = new ArrayList<>();
 		Duration seconds = Duration.ofSeconds(10);
 		Duration warmup = Duration.ofSeconds(2);
+		int rounds = 2;
 		List<Integer> hotKeyThreads = List.of(1, 4, 16);
 		int jvmThreads = 8;
 		int manyKeys = 20_000;
 		int manyKeysThreads = 16;
-		int jmhIterations = 5;
+		int jmhIterations = 3;
 		int jmhForks = 1;
 		Duration reapWait = Duration.ofSeconds(60);
 		List<String> jvmOptions = List.of();
@@ -94,6 +102,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 				case "--variant" -> extraVariants.add(Variant.parse(value));
 				case "--seconds" -> seconds = seconds(value);
 				case "--warmup" -> warmup = seconds(value);
+				case "--rounds" -> rounds = Integer.parseInt(value);
 				case "--threads" -> hotKeyThreads = list(value).stream().map(Integer::valueOf).toList();
 				case "--jvm-threads" -> jvmThreads = Integer.parseInt(value);
 				case "--keys" -> manyKeys = Integer.parseInt(value);
@@ -112,8 +121,8 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		if (allVariants.stream().map(Variant::name).distinct().count() < allVariants.size()) {
 			throw new IllegalArgumentException("Variant names must differ: " + allVariants);
 		}
-		return new BenchmarkOptions(scenarios, allVariants, seconds, warmup, hotKeyThreads, jvmThreads, manyKeys,
-				manyKeysThreads, jmhIterations, jmhForks, reapWait, jvmOptions, output, chart);
+		return new BenchmarkOptions(scenarios, allVariants, seconds, warmup, rounds, hotKeyThreads, jvmThreads,
+				manyKeys, manyKeysThreads, jmhIterations, jmhForks, reapWait, jvmOptions, output, chart);
 	}
 
 	private static List<String> list(String value) {

@@ -1,6 +1,7 @@
 package dev.zklock.benchmarks;
 
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,10 +30,18 @@ record DistinctKeysLoad(int threads, int count) implements Workload {
 		long heapBefore = usedHeapAfterGc();
 		long start = System.nanoTime();
 		lockers.forEach(Thread::start);
-		LockingThread.awaitAll(lockers);
+		LockingThread.awaitAll(lockers, timeLimit());
 		long nanos = System.nanoTime() - start;
 		long heapGrowth = usedHeapAfterGc() - heapBefore;
 		return LockingThread.sum(lockers, nanos, heapGrowth);
+	}
+
+	/**
+	 * How long the run may take: 20 ms per key and thread, and four minutes more.
+	 * @return the time limit
+	 */
+	Duration timeLimit() {
+		return Duration.ofMillis(20L * this.count / this.threads).plusMinutes(4);
 	}
 
 	private static long usedHeapAfterGc() throws InterruptedException {

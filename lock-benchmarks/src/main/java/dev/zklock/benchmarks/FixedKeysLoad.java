@@ -46,7 +46,7 @@ record FixedKeysLoad(int threads, int keys, Duration warmup, Duration duration, 
 		window.stopped = true;
 		long nanos = System.nanoTime() - start;
 		window.measuring = false;
-		LockingThread.awaitAll(lockers);
+		LockingThread.awaitAll(lockers, LockDriver.WAIT_TIME.plusSeconds(10));
 		return LockingThread.sum(lockers, nanos, null);
 	}
 

@@ -1,5 +1,6 @@
 package dev.zklock.benchmarks;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -73,16 +74,18 @@ final class LockingThread extends Thread {
 	}
 
 	/**
-	 * Waits for the threads to finish, each within a lock's wait time.
+	 * Waits for the threads to finish.
 	 * @param threads the started threads
+	 * @param timeout how long to wait for them all
 	 * @throws InterruptedException if interrupted while waiting
-	 * @throws IllegalStateException if a thread failed or did not finish
+	 * @throws IllegalStateException if a thread failed or did not finish in time
 	 */
-	static void awaitAll(List<LockingThread> threads) throws InterruptedException {
+	static void awaitAll(List<LockingThread> threads, Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
 		for (LockingThread thread : threads) {
-			thread.join(LockDriver.WAIT_TIME.plusSeconds(10).toMillis());
+			thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
 			if (thread.isAlive()) {
-				throw new IllegalStateException(thread.getName() + " did not finish its last acquisition");
+				throw new IllegalStateException(thread.getName() + " did not finish within " + timeout);
 			}
 			if (thread.failure != null) {
 				throw new IllegalStateException(thread.getName() + " failed", thread.failure);

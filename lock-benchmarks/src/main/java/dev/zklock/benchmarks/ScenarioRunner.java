@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -87,23 +88,15 @@ final class ScenarioRunner implements AutoCloseable {
 		if (this.options.scenarios().contains(Scenario.HOT_KEY)) {
 			for (int threads : this.options.hotKeyThreads()) {
 				String setting = threads + ((threads == 1) ? " thread" : " threads");
-				for (Variant variant : this.workers.keySet()) {
-					progress.accept(runFixedKeys(Scenario.HOT_KEY, setting, variant, 1, threads, 1));
-				}
+				runFixedKeys(Scenario.HOT_KEY, setting, 1, threads, 1, progress);
 			}
 		}
 		if (this.options.scenarios().contains(Scenario.TWO_JVMS)) {
 			int threads = this.options.jvmThreads();
-			for (Variant variant : this.workers.keySet()) {
-				progress.accept(
-						runFixedKeys(Scenario.TWO_JVMS, "2 JVMs × " + threads + " threads", variant, 2, threads, 1));
-			}
+			runFixedKeys(Scenario.TWO_JVMS, "2 JVMs × " + threads + " threads", 2, threads, 1, progress);
 		}
 		if (this.options.scenarios().contains(Scenario.SIXTEEN_KEYS)) {
-			for (Variant variant : this.workers.keySet()) {
-				progress
-					.accept(runFixedKeys(Scenario.SIXTEEN_KEYS, "16 keys × 16 threads", variant, 1, SIXTEEN, SIXTEEN));
-			}
+			runFixedKeys(Scenario.SIXTEEN_KEYS, "16 keys × 16 threads", 1, SIXTEEN, SIXTEEN, progress);
 		}
 		if (this.options.scenarios().contains(Scenario.MANY_KEYS)) {
 			for (Variant variant : this.workers.keySet()) {
@@ -112,45 +105,53 @@ final class ScenarioRunner implements AutoCloseable {
 		}
 	}
 
-	private ResultRow runFixedKeys(Scenario scenario, String setting, Variant variant, int jvms, int threads, int keys)
-			throws Exception {
-		Path probeFile = this.directory.resolve("probe-" + (++this.runs));
-		FixedKeysLoad load = new FixedKeysLoad(threads, keys, this.options.warmup(), this.options.seconds(), probeFile);
+	/**
+	 * Runs a fixed-keys setting for every variant, in rounds that take the variants in
+	 * turn, forwards in even rounds and backwards in odd ones, so that a load on the
+	 * machine that rises or falls during the setting weighs on every variant alike.
+	 */
+	private void runFixedKeys(Scenario scenario, String setting, int jvms, int threads, int keys,
+			Consumer<ResultRow> progress) throws Exception {
+		List<Variant> forwards = List.copyOf(this.workers.keySet());
+		List<Variant> backwards = new ArrayList<>(forwards);
+		Collections.reverse(backwards);
+		int rounds = this.options.rounds();
+		Duration duration = this.options.seconds().dividedBy(rounds);
+		Map<Variant, FixedKeysMeasurement> measurements = new LinkedHashMap<>();
+		for (int round = 0; round < rounds; round++) {
+			for (Variant variant : (round % 2 == 0) ? forwards : backwards) {
+				FixedKeysMeasurement measured = runRound(variant, jvms, new FixedKeysLoad(threads, keys,
+						this.options.warmup(), duration, this.directory.resolve("probe-" + (++this.runs))));
+				measurements.merge(variant, measured, FixedKeysMeasurement::plus);
+			}
+		}
+		measurements.forEach((variant, measured) -> progress
+			.accept(measured.toRow(scenario, setting, jvms * threads, variant.name())));
+	}
+
+	private FixedKeysMeasurement runRound(Variant variant, int jvms, FixedKeysLoad load) throws Exception {
 		List<WorkerProcess> running = this.workers.get(variant).subList(0, jvms);
 		running.forEach((worker) -> worker.send(load));
-		Duration timeout = this.options.warmup().plus(this.options.seconds()).plus(LockDriver.WAIT_TIME).plusMinutes(1);
+		Duration timeout = load.warmup().plus(load.duration()).plus(LockDriver.WAIT_TIME).plusMinutes(1);
 		List<WorkerResult> results = new ArrayList<>();
 		for (WorkerProcess worker : running) {
 			results.add(worker.awaitResult(timeout));
 		}
-		ExclusionProbe probe = ExclusionProbe.map(probeFile, keys);
+		ExclusionProbe probe = ExclusionProbe.map(load.probeFile(), load.keys());
 		long acquisitions = results.stream().mapToLong(WorkerResult::total).sum();
-		Exclusion exclusion = (probe.overlaps() == 0 && probe.counted() == acquisitions) ? Exclusion.HELD
-				: Exclusion.VIOLATED;
-		Files.delete(probeFile);
-		double throughput = results.stream().mapToDouble(WorkerResult::throughput).sum();
-		List<Metric> metrics = new ArrayList<>();
-		long measured = results.stream().mapToLong(WorkerResult::measured).sum();
-		for (int i = 0; i < results.size(); i++) {
-			String jvm = (jvms == 1) ? "" : "JVM " + (i + 1) + " ";
-			if (jvms > 1) {
-				metrics.add(new Metric(jvm + "share", 100.0 * results.get(i).measured() / measured, "%"));
-			}
-			metrics.add(new Metric(jvm + "max wait", results.get(i).maxWaitNanos() / 1e6, "ms"));
-		}
-		if (exclusion == Exclusion.VIOLATED) {
-			metrics.add(new Metric("overlaps", probe.overlaps(), ""));
-			metrics.add(new Metric("counter shortfall", acquisitions - probe.counted(), ""));
-		}
-		return new ResultRow(scenario, setting, jvms * threads, variant.name(), throughput, exclusion, metrics);
+		FixedKeysMeasurement measured = new FixedKeysMeasurement(results, probe.overlaps(),
+				acquisitions - probe.counted());
+		Files.delete(load.probeFile());
+		return measured;
 	}
 
 	private ResultRow runManyKeys(Variant variant) throws Exception {
 		int keys = this.options.manyKeys();
 		int threads = this.options.manyKeysThreads();
 		WorkerProcess worker = this.workers.get(variant).get(0);
-		worker.send(new DistinctKeysLoad(threads, keys));
-		WorkerResult result = worker.awaitResult(Duration.ofMillis(20L * keys / threads).plusMinutes(5));
+		DistinctKeysLoad load = new DistinctKeysLoad(threads, keys);
+		worker.send(load);
+		WorkerResult result = worker.awaitResult(load.timeLimit().plusMinutes(1));
 		Reaping reaping = this.census.awaitReaping(variant.rootPath(), this.options.reapWait());
 		List<Metric> metrics = List.of(new Metric("heap growth", result.heapGrowthBytes() / 1048576.0, "MB"),
 				new Metric("nodes after run", reaping.before(), ""),

@@ -24,6 +24,16 @@ record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, @N
 	}
 
 	/**
+	 * Adds the result of another round of the same JVM.
+	 * @param other the other round's result
+	 * @return both rounds as one
+	 */
+	WorkerResult plus(WorkerResult other) {
+		return new WorkerResult(this.measured + other.measured, this.total + other.total, this.nanos + other.nanos,
+				Math.max(this.maxWaitNanos, other.maxWaitNanos), null);
+	}
+
+	/**
 	 * The line that {@link #parse(String)} reads back.
 	 * @return the line
 	 */
