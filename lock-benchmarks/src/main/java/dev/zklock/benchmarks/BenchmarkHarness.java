@@ -62,11 +62,11 @@ public final class BenchmarkHarness {
 		Path output = Files.createDirectories(options.output());
 		List<ResultRow> rows = new ArrayList<>();
 		Path serverDirectory = output.resolve("zookeeper");
-		try (ZooKeeperServerProcess server = ZooKeeperServerProcess.start(serverDirectory);
+		try (ZooKeeperServerProcess server = ZooKeeperServerProcess.start(serverDirectory, options.serverSettings());
 				CuratorFramework client = connect(server)) {
 			System.out.println("ZooKeeper server on " + server.connectString() + "; logs in " + output);
 			if (options.scenarios().contains(Scenario.UNCONTENDED)) {
-				System.out.println("JMH: uncontended cycle (log in " + output.resolve("jmh.log") + ")");
+				System.out.println("JMH: uncontended cycle (logs: jmh-round-N.log in " + output + ")");
 				new JmhCycles(options, server.connectString()).run().forEach((row) -> report(row, rows));
 			}
 			if (options.runsWorkers()) {

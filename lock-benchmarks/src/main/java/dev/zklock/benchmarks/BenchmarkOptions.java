@@ -31,12 +31,13 @@ import org.jspecify.annotations.Nullable;
  * @param jmhForks the JMH forks of each variant; zero runs JMH in the harness's JVM
  * @param reapWait the longest wait for ZooKeeper to reap a variant's empty nodes
  * @param jvmOptions further options of the worker JVMs and JMH's forks
+ * @param serverSettings further lines of the server's {@code zoo.cfg}
  * @param output the directory of the results, logs and the server's data
  * @param chart where to write the hot-key chart, if anywhere
  */
 record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duration seconds, Duration warmup, int rounds,
 		List<Integer> hotKeyThreads, int jvmThreads, int manyKeys, int manyKeysThreads, int jmhIterations, int jmhForks,
-		Duration reapWait, List<String> jvmOptions, Path output, @Nullable Path chart) {
+		Duration reapWait, List<String> jvmOptions, List<String> serverSettings, Path output, @Nullable Path chart) {
 
 	static final String USAGE = """
 			Usage: java -jar lock-benchmarks.jar [options]
@@ -59,6 +60,8 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			  --jmh-forks 1              JMH forks per variant (0: inside this JVM)
 			  --reap-wait 60             longest wait in seconds for ZooKeeper to reap empty nodes
 			  --jvm-options "-X.. -D.."  more options of the worker JVMs and JMH's forks
+			  --zoo-cfg key=value,...    more lines of the server's zoo.cfg, such as forceSync=no
+			                             to take the disk's fsync latency out of the comparison
 			  --output DIR               results, logs and server data (default lock-benchmarks/target/benchmark)
 			  --chart FILE               write the hot-key chart as a PNG
 			""";
@@ -84,6 +87,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		int jmhForks = 1;
 		Duration reapWait = Duration.ofSeconds(60);
 		List<String> jvmOptions = List.of();
+		List<String> serverSettings = List.of();
 		Path output = defaultOutput();
 		Path chart = null;
 		for (int i = 0; i < args.length; i++) {
@@ -111,6 +115,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 				case "--jmh-forks" -> jmhForks = Integer.parseInt(value);
 				case "--reap-wait" -> reapWait = seconds(value);
 				case "--jvm-options" -> jvmOptions = List.of(value.trim().split("\\s+"));
+				case "--zoo-cfg" -> serverSettings = list(value);
 				case "--output" -> output = Path.of(value);
 				case "--chart" -> chart = Path.of(value);
 				default -> throw new IllegalArgumentException("Unknown option: " + option);
@@ -122,7 +127,8 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			throw new IllegalArgumentException("Variant names must differ: " + allVariants);
 		}
 		return new BenchmarkOptions(scenarios, allVariants, seconds, warmup, rounds, hotKeyThreads, jvmThreads,
-				manyKeys, manyKeysThreads, jmhIterations, jmhForks, reapWait, jvmOptions, output, chart);
+				manyKeys, manyKeysThreads, jmhIterations, jmhForks, reapWait, jvmOptions, serverSettings, output,
+				chart);
 	}
 
 	private static List<String> list(String value) {

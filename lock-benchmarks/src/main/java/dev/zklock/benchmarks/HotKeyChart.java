@@ -162,7 +162,8 @@ final class HotKeyChart {
 
 	/**
 	 * Writes the values of one thread count beside their points, from the highest down,
-	 * each at least a line below the one above so that close values stay readable.
+	 * each at least a line below the one above and haloed in white, so that close values
+	 * and crossing lines leave them readable.
 	 */
 	private void drawValues(Graphics2D g, int threads, double top) {
 		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
@@ -173,12 +174,17 @@ final class HotKeyChart {
 		int previous = Integer.MIN_VALUE;
 		for (ResultRow point : points) {
 			int y = Math.max(y(point.throughput(), top) - 6, previous + 14);
+			String value = String.format(Locale.ROOT, "%.0f", point.throughput());
+			g.setColor(Color.WHITE);
+			for (int[] offset : new int[][] { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } }) {
+				g.drawString(value, x(threads) + 9 + offset[0], y + offset[1]);
+			}
 			g.setColor(this.variants.stream()
 				.filter((variant) -> variant.name().equals(point.variant()))
 				.findFirst()
 				.map(this::color)
 				.orElse(Color.BLACK));
-			g.drawString(String.format(Locale.ROOT, "%.0f", point.throughput()), x(threads) + 9, y);
+			g.drawString(value, x(threads) + 9, y);
 			previous = y;
 		}
 	}

@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -40,17 +41,18 @@ final class ZooKeeperServerProcess implements AutoCloseable {
 	/**
 	 * Starts a server; clients connect to {@link #connectString()} as soon as it serves.
 	 * @param directory the server's directory, created if missing
+	 * @param settings further lines of its {@code zoo.cfg}, {@code key=value}
 	 * @return the started server
 	 */
-	static ZooKeeperServerProcess start(Path directory) {
+	static ZooKeeperServerProcess start(Path directory, List<String> settings) {
 		try {
 			Path data = Files.createDirectories(directory.resolve("data"));
 			int port = freePort();
 			Path config = directory.resolve("zoo.cfg");
-			Files.writeString(config,
-					String.join(System.lineSeparator(), "tickTime=2000", "dataDir=" + data,
-							"clientPortAddress=127.0.0.1", "clientPort=" + port, "maxClientCnxns=0",
-							"4lw.commands.whitelist=srvr", ""));
+			List<String> lines = new ArrayList<>(List.of("tickTime=2000", "dataDir=" + data,
+					"clientPortAddress=127.0.0.1", "clientPort=" + port, "maxClientCnxns=0"));
+			lines.addAll(settings);
+			Files.write(config, lines);
 			Path log = directory.resolve("zookeeper.log");
 			Process process = new ProcessBuilder(JavaCommand.of(JVM_OPTIONS,
 					"org.apache.zookeeper.server.ZooKeeperServerMain", List.of(config.toString())))
