@@ -19,10 +19,6 @@ import java.util.List;
  */
 record FixedKeysLoad(int threads, int keys, Duration warmup, Duration duration, Path probeFile) implements Workload {
 
-	static String keyName(int key) {
-		return "key-" + key;
-	}
-
 	@Override
 	public WorkerResult run(LockDriver driver) throws InterruptedException {
 		ExclusionProbe probe = ExclusionProbe.map(this.probeFile, this.keys);
@@ -32,7 +28,7 @@ record FixedKeysLoad(int threads, int keys, Duration warmup, Duration duration, 
 		for (int i = 0; i < this.threads; i++) {
 			int key = i % this.keys;
 			long owner = ownerBase + i + 1;
-			String name = keyName(key);
+			String name = "key-" + key;
 			lockers.add(new LockingThread("locker-" + i, driver, () -> window.stopped ? null : name, () -> {
 				probe.enter(key, owner);
 				probe.exit(key, owner);

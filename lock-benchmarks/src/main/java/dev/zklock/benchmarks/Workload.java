@@ -28,7 +28,8 @@ sealed interface Workload permits FixedKeysLoad, DistinctKeysLoad {
 	 * @return the workload
 	 */
 	static Workload parse(String command) {
-		String[] words = command.split(" ");
+		// The probe file's path comes last and may hold spaces
+		String[] words = command.split(" ", 6);
 		return switch (words[0]) {
 			case "fixed" -> new FixedKeysLoad(Integer.parseInt(words[1]), Integer.parseInt(words[2]),
 					Duration.ofMillis(Long.parseLong(words[3])), Duration.ofMillis(Long.parseLong(words[4])),
