@@ -1,0 +1,43 @@
+package dev.zklock.benchmarks;
+
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+
+/**
+ * Raw Curator: an {@link InterProcessMutex} on {@code root/key} for each acquisition, as
+ * an application without a lock registry would use it. A mutex is cheap to create and
+ * retains nothing once released, so this is the baseline of both speed and memory.
+ */
+final class CuratorDriver implements LockDriver {
+
+	private final CuratorFramework client;
+
+	private final String rootPath;
+
+	CuratorDriver(String connectString, String rootPath) {
+		this.client = CuratorConnections.open(connectString);
+		this.rootPath = rootPath;
+	}
+
+	@Override
+	public void withLock(String key, Runnable work) throws Exception {
+		InterProcessMutex mutex = new InterProcessMutex(this.client, this.rootPath + "/" + key);
+		if (!mutex.acquire(WAIT_TIME.toMillis(), TimeUnit.MILLISECONDS)) {
+			throw new IllegalStateException("Curator did not acquire '" + key + "' within " + WAIT_TIME);
+		}
+		try {
+			work.run();
+		}
+		finally {
+			mutex.release();
+		}
+	}
+
+	@Override
+	public void close() {
+		this.client.close();
+	}
+
+}

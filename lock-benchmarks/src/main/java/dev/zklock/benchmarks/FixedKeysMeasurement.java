@@ -1,0 +1,64 @@
+package dev.zklock.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.zklock.benchmarks.ResultRow.Exclusion;
+
+/**
+ * What the rounds of one variant in one fixed-keys setting measured, round by round added
+ * up: each JVM's result and what the exclusion probes found.
+ *
+ * @param perJvm each worker JVM's result, all rounds together
+ * @param overlaps the times a holder found another inside
+ * @param shortfall the acquisitions that the probes' counters missed
+ */
+record FixedKeysMeasurement(List<WorkerResult> perJvm, long overlaps, long shortfall) {
+
+	FixedKeysMeasurement {
+		perJvm = List.copyOf(perJvm);
+	}
+
+	/**
+	 * Adds another round.
+	 * @param round the other round
+	 * @return both as one
+	 */
+	FixedKeysMeasurement plus(FixedKeysMeasurement round) {
+		List<WorkerResult> sums = new ArrayList<>();
+		for (int i = 0; i < this.perJvm.size(); i++) {
+			sums.add(this.perJvm.get(i).plus(round.perJvm.get(i)));
+		}
+		return new FixedKeysMeasurement(sums, this.overlaps + round.overlaps, this.shortfall + round.shortfall);
+	}
+
+	/**
+	 * The row of the measurement: throughput of all JVMs together, each JVM's share when
+	 * there are several, each JVM's longest wait, and what broke exclusion, if anything.
+	 * @param scenario the scenario
+	 * @param setting the setting
+	 * @param threads the threads of all JVMs together
+	 * @param variant the variant's name
+	 * @return the row
+	 */
+	ResultRow toRow(Scenario scenario, String setting, int threads, String variant) {
+		List<Metric> metrics = new ArrayList<>();
+		long measured = this.perJvm.stream().mapToLong(WorkerResult::measured).sum();
+		for (int i = 0; i < this.perJvm.size(); i++) {
+			String jvm = (this.perJvm.size() == 1) ? "" : "JVM " + (i + 1) + " ";
+			if (this.perJvm.size() > 1) {
+				metrics.add(new Metric(jvm + "share", 100.0 * this.perJvm.get(i).measured() / measured, "%"));
+			}
+			metrics.add(new Metric(jvm + "max wait", this.perJvm.get(i).maxWaitNanos() / 1e6, "ms"));
+		}
+		boolean held = this.overlaps == 0 && this.shortfall == 0;
+		if (!held) {
+			metrics.add(new Metric("overlaps", this.overlaps, ""));
+			metrics.add(new Metric("counter shortfall", this.shortfall, ""));
+		}
+		double throughput = this.perJvm.stream().mapToDouble(WorkerResult::throughput).sum();
+		return new ResultRow(scenario, setting, threads, variant, throughput,
+				held ? Exclusion.HELD : Exclusion.VIOLATED, metrics);
+	}
+
+}

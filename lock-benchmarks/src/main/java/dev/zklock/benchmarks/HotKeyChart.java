@@ -1,0 +1,222 @@
+package dev.zklock.benchmarks;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.FontMetrics;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.geom.Path2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+import javax.imageio.ImageIO;
+
+/**
+ * Draws the hot-key scenario as a PNG line chart: throughput against the number of
+ * threads of one JVM (on a logarithmic axis), a line per variant. Java2D only, so it
+ * works headless on any JDK.
+ */
+final class HotKeyChart {
+
+	private static final int WIDTH = 1000;
+
+	private static final int HEIGHT = 620;
+
+	private static final int LEFT = 100;
+
+	private static final int RIGHT = 230;
+
+	private static final int TOP = 90;
+
+	private static final int BOTTOM = 80;
+
+	private static final Color[] COLORS = { new Color(0x55, 0x55, 0x55), new Color(0x2c, 0xa0, 0x2c),
+			new Color(0x1f, 0x77, 0xb4), new Color(0xff, 0x7f, 0x0e), new Color(0x94, 0x67, 0xbd),
+			new Color(0x8c, 0x56, 0x4b), new Color(0xd6, 0x27, 0x28) };
+
+	private final List<Variant> variants;
+
+	private final List<ResultRow> rows;
+
+	private final List<Integer> threadCounts;
+
+	/**
+	 * Creates a chart of the hot-key rows among the given ones.
+	 * @param variants the variants, in legend order
+	 * @param rows the rows of the run
+	 */
+	HotKeyChart(List<Variant> variants, List<ResultRow> rows) {
+		this.variants = variants;
+		this.rows = rows.stream().filter((row) -> row.scenario() == Scenario.HOT_KEY).toList();
+		this.threadCounts = this.rows.stream().map(ResultRow::threads).distinct().sorted().toList();
+	}
+
+	/**
+	 * Writes the chart.
+	 * @param file the PNG file to write; its directory is created if missing
+	 * @throws IOException if the file cannot be written
+	 * @throws IllegalStateException if the run has no hot-key rows
+	 */
+	void write(Path file) throws IOException {
+		if (this.rows.isEmpty()) {
+			throw new IllegalStateException("No hot-key results to chart: run the hot-key scenario");
+		}
+		BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
+		Graphics2D g = image.createGraphics();
+		try {
+			g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+			g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+			g.setColor(Color.WHITE);
+			g.fillRect(0, 0, WIDTH, HEIGHT);
+			double top = niceCeiling(this.rows.stream().mapToDouble(ResultRow::throughput).max().orElse(1) * 1.1);
+			drawFrame(g, top);
+			for (int i = 0; i < this.variants.size(); i++) {
+				drawVariant(g, this.variants.get(i), color(this.variants.get(i)), top, i);
+			}
+			for (int threads : this.threadCounts) {
+				drawValues(g, threads, top);
+			}
+		}
+		finally {
+			g.dispose();
+		}
+		Path parent = file.toAbsolutePath().getParent();
+		if (parent != null) {
+			Files.createDirectories(parent);
+		}
+		ImageIO.write(image, "png", file.toFile());
+	}
+
+	private void drawFrame(Graphics2D g, double top) {
+		g.setColor(Color.BLACK);
+		g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 20));
+		g.drawString("One hot key: lock throughput against threads in one JVM", LEFT, 40);
+		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
+		g.drawString(
+				"Acquire + release of one key, tiny critical section; one ZooKeeper server, same run. Higher is better.",
+				LEFT, 64);
+		int plotWidth = WIDTH - LEFT - RIGHT;
+		int plotHeight = HEIGHT - TOP - BOTTOM;
+		FontMetrics metrics = g.getFontMetrics();
+		for (int tick = 0; tick <= 5; tick++) {
+			double value = top * tick / 5;
+			int y = y(value, top);
+			g.setColor(new Color(0xe0, 0xe0, 0xe0));
+			g.drawLine(LEFT, y, LEFT + plotWidth, y);
+			g.setColor(Color.DARK_GRAY);
+			String label = String.format(Locale.ROOT, "%,.0f", value);
+			g.drawString(label, LEFT - 10 - metrics.stringWidth(label), y + 5);
+		}
+		for (int threads : this.threadCounts) {
+			int x = x(threads);
+			g.setColor(new Color(0xe0, 0xe0, 0xe0));
+			g.drawLine(x, TOP, x, TOP + plotHeight);
+			g.setColor(Color.DARK_GRAY);
+			String label = Integer.toString(threads);
+			g.drawString(label, x - metrics.stringWidth(label) / 2, TOP + plotHeight + 22);
+		}
+		g.setColor(Color.BLACK);
+		g.drawRect(LEFT, TOP, plotWidth, plotHeight);
+		String xTitle = "threads on the key (log scale)";
+		g.drawString(xTitle, LEFT + (plotWidth - metrics.stringWidth(xTitle)) / 2, HEIGHT - 28);
+		Graphics2D rotated = (Graphics2D) g.create();
+		rotated.rotate(-Math.PI / 2);
+		String yTitle = "acquisitions per second";
+		rotated.drawString(yTitle, -(TOP + (plotHeight + metrics.stringWidth(yTitle)) / 2), 28);
+		rotated.dispose();
+	}
+
+	private void drawVariant(Graphics2D g, Variant variant, Color color, double top, int index) {
+		List<ResultRow> points = this.rows.stream()
+			.filter((row) -> row.variant().equals(variant.name()))
+			.sorted((a, b) -> Integer.compare(a.threads(), b.threads()))
+			.toList();
+		g.setColor(color);
+		g.setStroke(new BasicStroke(3f));
+		Path2D line = new Path2D.Double();
+		for (ResultRow point : points) {
+			if (line.getCurrentPoint() == null) {
+				line.moveTo(x(point.threads()), y(point.throughput(), top));
+			}
+			else {
+				line.lineTo(x(point.threads()), y(point.throughput(), top));
+			}
+		}
+		g.draw(line);
+		for (ResultRow point : points) {
+			g.fillOval(x(point.threads()) - 5, y(point.throughput(), top) - 5, 10, 10);
+		}
+		int legendY = TOP + 20 + index * 28;
+		int legendX = WIDTH - RIGHT + 20;
+		g.drawLine(legendX, legendY - 5, legendX + 30, legendY - 5);
+		g.fillOval(legendX + 10, legendY - 10, 10, 10);
+		g.setColor(Color.BLACK);
+		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
+		g.drawString(variant.name(), legendX + 40, legendY);
+	}
+
+	/**
+	 * Writes the values of one thread count beside their points, from the highest down,
+	 * each at least a line below the one above and haloed in white, so that close values
+	 * and crossing lines leave them readable.
+	 */
+	private void drawValues(Graphics2D g, int threads, double top) {
+		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+		List<ResultRow> points = this.rows.stream()
+			.filter((row) -> row.threads() == threads)
+			.sorted((a, b) -> Double.compare(b.throughput(), a.throughput()))
+			.toList();
+		int previous = Integer.MIN_VALUE;
+		for (ResultRow point : points) {
+			int y = Math.max(y(point.throughput(), top) - 6, previous + 14);
+			String value = String.format(Locale.ROOT, "%.0f", point.throughput());
+			g.setColor(Color.WHITE);
+			for (int[] offset : new int[][] { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } }) {
+				g.drawString(value, x(threads) + 9 + offset[0], y + offset[1]);
+			}
+			g.setColor(this.variants.stream()
+				.filter((variant) -> variant.name().equals(point.variant()))
+				.findFirst()
+				.map(this::color)
+				.orElse(Color.BLACK));
+			g.drawString(value, x(threads) + 9, y);
+			previous = y;
+		}
+	}
+
+	private Color color(Variant variant) {
+		return COLORS[this.variants.indexOf(variant) % COLORS.length];
+	}
+
+	private int x(int threads) {
+		int plotWidth = WIDTH - LEFT - RIGHT;
+		double low = Math.log(this.threadCounts.get(0));
+		double high = Math.log(this.threadCounts.get(this.threadCounts.size() - 1));
+		if (high == low) {
+			return LEFT + plotWidth / 2;
+		}
+		int margin = 40;
+		return LEFT + margin + (int) Math.round((Math.log(threads) - low) / (high - low) * (plotWidth - 2 * margin));
+	}
+
+	private static int y(double value, double top) {
+		int plotHeight = HEIGHT - TOP - BOTTOM;
+		return TOP + plotHeight - (int) Math.round(value / top * plotHeight);
+	}
+
+	private static double niceCeiling(double value) {
+		double magnitude = Math.pow(10, Math.floor(Math.log10(value)));
+		for (double step : new double[] { 1, 2, 2.5, 5, 10 }) {
+			if (step * magnitude >= value) {
+				return step * magnitude;
+			}
+		}
+		return 10 * magnitude;
+	}
+
+}

@@ -1,0 +1,98 @@
+package dev.zklock.benchmarks;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+import dev.zklock.benchmarks.ResultRow.Exclusion;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.util.ListStatistics;
+
+/**
+ * Runs {@link UncontendedCycleBenchmark} for every variant through JMH's API: two
+ * one-second warm-up iterations and the configured number of measured ones, in forks with
+ * the workers' JVM options. JMH's own report goes to {@code jmh.log} and
+ * {@code jmh-result.json} in the output directory.
+ */
+final class JmhCycles {
+
+	private final BenchmarkOptions options;
+
+	private final String connectString;
+
+	JmhCycles(BenchmarkOptions options, String connectString) {
+		this.options = options;
+		this.connectString = connectString;
+	}
+
+	/**
+	 * Runs the benchmark in as many rounds as the fixed-keys settings, taking the
+	 * variants forwards in even rounds and backwards in odd ones, and pools every
+	 * variant's measured iterations.
+	 * @return a row per variant
+	 * @throws RunnerException if JMH or a variant fails
+	 */
+	List<ResultRow> run() throws RunnerException {
+		List<String> forwards = this.options.variants().stream().map(Variant::toText).toList();
+		List<String> backwards = new ArrayList<>(forwards);
+		Collections.reverse(backwards);
+		Map<String, ListStatistics> iterations = new LinkedHashMap<>();
+		forwards.forEach((variant) -> iterations.put(variant, new ListStatistics()));
+		for (int round = 0; round < this.options.rounds(); round++) {
+			for (RunResult result : new Runner(options(round, (round % 2 == 0) ? forwards : backwards)).run()) {
+				ListStatistics pooled = iterations.get(result.getParams().getParam("variant"));
+				for (BenchmarkResult fork : result.getBenchmarkResults()) {
+					fork.getIterationResults()
+						.forEach((iteration) -> pooled.addValue(iteration.getPrimaryResult().getScore()));
+				}
+			}
+		}
+		List<ResultRow> rows = new ArrayList<>();
+		iterations.forEach((variant, statistics) -> {
+			double micros = statistics.getMean();
+			rows.add(new ResultRow(Scenario.UNCONTENDED, "1 thread", 1, Variant.parse(variant).name(), 1e6 / micros,
+					Exclusion.NOT_CHECKED, latency(micros, statistics.getMeanErrorAt(0.999))));
+		});
+		return rows;
+	}
+
+	private Options options(int round, List<String> variants) {
+		Path output = this.options.output();
+		return new OptionsBuilder().include(Pattern.quote(UncontendedCycleBenchmark.class.getName()) + ".cycle")
+			.param("variant", variants.toArray(String[]::new))
+			.param("connectString", this.connectString)
+			.mode(Mode.AverageTime)
+			.timeUnit(TimeUnit.MICROSECONDS)
+			.warmupIterations(2)
+			.warmupTime(TimeValue.seconds(1))
+			.measurementIterations(this.options.jmhIterations())
+			.measurementTime(TimeValue.seconds(1))
+			.forks(this.options.jmhForks())
+			.jvmArgs(this.options.workerJvmOptions().toArray(String[]::new))
+			.shouldFailOnError(true)
+			.output(output.resolve("jmh-round-" + (round + 1) + ".log").toString())
+			.result(output.resolve("jmh-round-" + (round + 1) + ".json").toString())
+			.resultFormat(ResultFormatType.JSON)
+			.build();
+	}
+
+	private static List<Metric> latency(double micros, double error) {
+		Metric latency = new Metric("latency", micros, "µs/cycle");
+		return Double.isFinite(error) ? List.of(latency, new Metric("± (99.9% confidence)", error, "µs"))
+				: List.of(latency);
+	}
+
+}

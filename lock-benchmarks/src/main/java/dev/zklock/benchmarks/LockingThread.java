@@ -1,0 +1,115 @@
+package dev.zklock.benchmarks;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A thread of a workload: locks key after key through the driver until its key source
+ * runs dry, runs a critical section under each lock, and counts the acquisitions and the
+ * longest wait of those that completed while the workload was measuring.
+ */
+final class LockingThread extends Thread {
+
+	private final LockDriver driver;
+
+	private final Supplier<@Nullable String> keys;
+
+	private final Runnable criticalSection;
+
+	private final BooleanSupplier measuring;
+
+	private long enteredAt;
+
+	private long measured;
+
+	private long total;
+
+	private long maxWaitNanos;
+
+	private @Nullable Exception failure;
+
+	/**
+	 * Creates a thread; it starts with {@link #start()}.
+	 * @param name the thread's name
+	 * @param driver the library under test
+	 * @param keys the next key to lock, or {@code null} to stop
+	 * @param criticalSection what to run under each lock
+	 * @param measuring whether an acquisition completed now counts
+	 */
+	LockingThread(String name, LockDriver driver, Supplier<@Nullable String> keys, Runnable criticalSection,
+			BooleanSupplier measuring) {
+		super(name);
+		this.driver = driver;
+		this.keys = keys;
+		this.criticalSection = criticalSection;
+		this.measuring = measuring;
+	}
+
+	@Override
+	public void run() {
+		try {
+			String key;
+			while ((key = this.keys.get()) != null) {
+				long requestedAt = System.nanoTime();
+				this.driver.withLock(key, this::enter);
+				this.total++;
+				if (this.measuring.getAsBoolean()) {
+					this.measured++;
+					this.maxWaitNanos = Math.max(this.maxWaitNanos, this.enteredAt - requestedAt);
+				}
+			}
+		}
+		catch (Exception ex) {
+			this.failure = ex;
+		}
+	}
+
+	private void enter() {
+		this.enteredAt = System.nanoTime();
+		this.criticalSection.run();
+	}
+
+	/**
+	 * Waits for the threads to finish.
+	 * @param threads the started threads
+	 * @param timeout how long to wait for them all
+	 * @throws InterruptedException if interrupted while waiting
+	 * @throws IllegalStateException if a thread failed or did not finish in time
+	 */
+	static void awaitAll(List<LockingThread> threads, Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		for (LockingThread thread : threads) {
+			thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+			if (thread.isAlive()) {
+				throw new IllegalStateException(thread.getName() + " did not finish within " + timeout);
+			}
+			if (thread.failure != null) {
+				throw new IllegalStateException(thread.getName() + " failed", thread.failure);
+			}
+		}
+	}
+
+	/**
+	 * Adds up what the finished threads counted.
+	 * @param threads the threads, finished
+	 * @param nanos the length of the measured window
+	 * @param heapGrowthBytes the heap growth measured around the run, if any
+	 * @return the worker's result
+	 */
+	static WorkerResult sum(List<LockingThread> threads, long nanos, @Nullable Long heapGrowthBytes) {
+		long measured = 0;
+		long total = 0;
+		long maxWaitNanos = 0;
+		for (LockingThread thread : threads) {
+			measured += thread.measured;
+			total += thread.total;
+			maxWaitNanos = Math.max(maxWaitNanos, thread.maxWaitNanos);
+		}
+		return new WorkerResult(measured, total, nanos, maxWaitNanos, heapGrowthBytes);
+	}
+
+}

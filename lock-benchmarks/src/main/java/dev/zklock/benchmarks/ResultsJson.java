@@ -1,0 +1,70 @@
+package dev.zklock.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * Writes the rows of a run as a JSON array, one object per row with its ratio against raw
+ * Curator and its further measurements, for tools that compare runs.
+ */
+final class ResultsJson {
+
+	private ResultsJson() {
+	}
+
+	/**
+	 * Writes the file.
+	 * @param file the file to write
+	 * @param rows the rows
+	 * @param report the report, which knows the ratios
+	 * @throws IOException if the file cannot be written
+	 */
+	static void write(Path file, List<ResultRow> rows, Report report) throws IOException {
+		String json = rows.stream()
+			.map((row) -> toJson(row, report))
+			.collect(Collectors.joining(",\n  ", "[\n  ", "\n]\n"));
+		Files.writeString(file, json);
+	}
+
+	private static String toJson(ResultRow row, Report report) {
+		String metrics = row.metrics()
+			.stream()
+			.map((metric) -> "{\"name\": " + string(metric.name()) + ", \"value\": " + number(metric.value())
+					+ ", \"unit\": " + string(metric.unit()) + "}")
+			.collect(Collectors.joining(", ", "[", "]"));
+		return "{\"scenario\": " + string(row.scenario().id()) + ", \"setting\": " + string(row.setting())
+				+ ", \"threads\": " + row.threads() + ", \"variant\": " + string(row.variant()) + ", \"throughput\": "
+				+ number(row.throughput()) + ", \"ratioToCurator\": "
+				+ (report.ratio(row).isPresent() ? number(report.ratio(row).getAsDouble()) : "null")
+				+ ", \"exclusion\": " + string(row.exclusion().name().toLowerCase(Locale.ROOT)) + ", \"metrics\": "
+				+ metrics + "}";
+	}
+
+	private static String number(double value) {
+		return Double.isFinite(value) ? String.format(Locale.ROOT, "%.4f", value) : "null";
+	}
+
+	private static String string(String value) {
+		StringBuilder json = new StringBuilder("\"");
+		for (char c : value.toCharArray()) {
+			switch (c) {
+				case '"' -> json.append("\\\"");
+				case '\\' -> json.append("\\\\");
+				default -> {
+					if (c < 0x20) {
+						json.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+					}
+					else {
+						json.append(c);
+					}
+				}
+			}
+		}
+		return json.append('"').toString();
+	}
+
+}

@@ -1,0 +1,52 @@
+package dev.zklock.benchmarks;
+
+/**
+ * The scenarios of a benchmark run, named as on the command line and listed in the order
+ * they run.
+ */
+enum Scenario {
+
+	/**
+	 * One thread acquires and releases one key, measured by JMH.
+	 */
+	UNCONTENDED("uncontended cycle (JMH)"),
+
+	/**
+	 * Threads of one JVM take turns on one key.
+	 */
+	HOT_KEY("one hot key"),
+
+	/**
+	 * Threads of two JVMs take turns on one key.
+	 */
+	TWO_JVMS("one hot key, two JVMs"),
+
+	/**
+	 * Sixteen threads each lock a key of their own.
+	 */
+	SIXTEEN_KEYS("16 keys"),
+
+	/**
+	 * Threads lock many distinct keys once each.
+	 */
+	MANY_KEYS("distinct keys");
+
+	private final String title;
+
+	Scenario(String title) {
+		this.title = title;
+	}
+
+	String id() {
+		return CommandLineNames.of(this);
+	}
+
+	String title() {
+		return this.title;
+	}
+
+	static Scenario of(String id) {
+		return CommandLineNames.parse(Scenario.class, id);
+	}
+
+}

@@ -1,0 +1,42 @@
+package dev.zklock.benchmarks;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * What a worker JVM runs on its driver, sent to it as one command line.
+ */
+sealed interface Workload permits FixedKeysLoad, DistinctKeysLoad {
+
+	/**
+	 * Runs the workload.
+	 * @param driver the library under test
+	 * @return what the worker measured
+	 * @throws Exception if a lock could not be acquired or the run was interrupted
+	 */
+	WorkerResult run(LockDriver driver) throws Exception;
+
+	/**
+	 * The command line that {@link #parse(String)} reads back.
+	 * @return the command
+	 */
+	String toCommand();
+
+	/**
+	 * Reads a workload from its command line.
+	 * @param command the command
+	 * @return the workload
+	 */
+	static Workload parse(String command) {
+		// The probe file's path comes last and may hold spaces
+		String[] words = command.split(" ", 6);
+		return switch (words[0]) {
+			case "fixed" -> new FixedKeysLoad(Integer.parseInt(words[1]), Integer.parseInt(words[2]),
+					Duration.ofMillis(Long.parseLong(words[3])), Duration.ofMillis(Long.parseLong(words[4])),
+					Path.of(words[5]));
+			case "distinct" -> new DistinctKeysLoad(Integer.parseInt(words[1]), Integer.parseInt(words[2]));
+			default -> throw new IllegalArgumentException("Unknown workload '" + command + "'");
+		};
+	}
+
+}

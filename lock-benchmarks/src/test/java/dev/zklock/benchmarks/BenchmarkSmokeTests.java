@@ -1,0 +1,68 @@
+package dev.zklock.benchmarks;
+
+import java.awt.image.BufferedImage;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import javax.imageio.ImageIO;
+
+import dev.zklock.benchmarks.ResultRow.Exclusion;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs every worker scenario for every library at tiny sizes against a real ZooKeeper
+ * server process, and checks that the harness measured each, saw exclusion hold, and
+ * wrote its results and chart. JMH is too slow to start for a smoke run: only its
+ * generated benchmark list is checked.
+ */
+class BenchmarkSmokeTests {
+
+	private static final List<String> VARIANTS = List.of("curator", "spring-integration", "ours-annotation",
+			"ours-template");
+
+	@Test
+	void everyScenarioMeasuresEveryLibraryAndExclusionHolds() throws Exception {
+		Path output = Path.of("target", "benchmark-smoke");
+		Path chart = output.resolve("hot-key.png");
+		BenchmarkOptions options = BenchmarkOptions.parse("--scenario", "hot-key,two-jvms,sixteen-keys,many-keys",
+				"--seconds", "0.3", "--warmup", "0", "--threads", "1,4", "--jvm-threads", "2", "--keys", "100",
+				"--reap-wait", "5", "--jvm-options", "-XX:TieredStopAtLevel=1", "--output", output.toString(),
+				"--chart", chart.toString());
+		List<ResultRow> rows = BenchmarkHarness.run(options);
+		assertThat(rows).hasSize(5 * VARIANTS.size());
+		for (Scenario scenario : List.of(Scenario.HOT_KEY, Scenario.TWO_JVMS, Scenario.SIXTEEN_KEYS,
+				Scenario.MANY_KEYS)) {
+			assertThat(rows).filteredOn((row) -> row.scenario() == scenario)
+				.extracting(ResultRow::variant)
+				.containsAll(VARIANTS);
+		}
+		assertThat(rows).allSatisfy((row) -> assertThat(row.throughput()).isPositive());
+		assertThat(rows).filteredOn((row) -> row.scenario() != Scenario.MANY_KEYS)
+			.extracting(ResultRow::exclusion)
+			.containsOnly(Exclusion.HELD);
+		assertThat(rows).filteredOn((row) -> row.scenario() == Scenario.TWO_JVMS)
+			.allSatisfy((row) -> assertThat(row.metrics()).extracting(Metric::name)
+				.contains("JVM 1 share", "JVM 2 share", "JVM 1 max wait", "JVM 2 max wait"));
+		assertThat(rows).filteredOn((row) -> row.scenario() == Scenario.MANY_KEYS)
+			.allSatisfy((row) -> assertThat(row.metrics()).extracting(Metric::name)
+				.contains("heap growth", "nodes after reaping"));
+		assertThat(Files.readString(output.resolve("results.json"))).contains("\"ratioToCurator\": 1.0000");
+		BufferedImage image = ImageIO.read(chart.toFile());
+		assertThat(image.getWidth()).isGreaterThan(image.getHeight());
+	}
+
+	@Test
+	void jmhListsTheUncontendedCycle() throws Exception {
+		try (InputStream list = getClass().getResourceAsStream("/META-INF/BenchmarkList")) {
+			assertThat(list).isNotNull();
+			assertThat(new String(list.readAllBytes(), StandardCharsets.UTF_8))
+				.contains(UncontendedCycleBenchmark.class.getName());
+		}
+	}
+
+}

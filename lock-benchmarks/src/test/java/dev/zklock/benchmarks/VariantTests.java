@@ -1,0 +1,52 @@
+package dev.zklock.benchmarks;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link Variant}.
+ */
+class VariantTests {
+
+	@Test
+	void aLibraryNameIsTheLibraryAsItComes() {
+		Variant variant = Variant.parse("spring-integration");
+		assertThat(variant).isEqualTo(new Variant("spring-integration", Library.SPRING_INTEGRATION, Map.of()));
+		assertThat(variant.rootPath()).isEqualTo("/bench/spring-integration");
+	}
+
+	@Test
+	void aNamedVariantCarriesPropertiesToZkLock() {
+		Variant variant = Variant
+			.parse("ours-no-handoff=ours-template:distributed-lock.cohort.enabled=false,distributed-lock.wait-time=3s");
+		assertThat(variant.name()).isEqualTo("ours-no-handoff");
+		assertThat(variant.library()).isEqualTo(Library.OURS_TEMPLATE);
+		assertThat(variant.properties()).containsOnly(Map.entry("distributed-lock.cohort.enabled", "false"),
+				Map.entry("distributed-lock.wait-time", "3s"));
+		assertThat(variant.isBaseline()).isFalse();
+	}
+
+	@Test
+	void theTextFormReadsBackAsTheSameVariant() {
+		Variant variant = Variant.parse("quick=ours-annotation:distributed-lock.wait-time=1s");
+		assertThat(Variant.parse(variant.toText())).isEqualTo(variant);
+		assertThat(Variant.parse(Variant.of(Library.CURATOR).toText()).isBaseline()).isTrue();
+	}
+
+	@Test
+	void propertiesOfAnotherLibraryAreRejected() {
+		assertThatIllegalArgumentException().isThrownBy(() -> Variant.parse("tuned=curator:retries=3"))
+			.withMessageContaining("only zklock");
+	}
+
+	@Test
+	void anUnknownLibraryIsRejectedWithTheKnownOnes() {
+		assertThatIllegalArgumentException().isThrownBy(() -> Variant.parse("redisson"))
+			.withMessageContaining("curator, spring-integration, ours-annotation, ours-template");
+	}
+
+}

@@ -1,0 +1,44 @@
+package dev.zklock.benchmarks;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the command lines of {@link Workload} and the lines of {@link WorkerResult}.
+ */
+class WorkloadTests {
+
+	@Test
+	void aFixedKeysLoadReadsBackFromItsCommandEvenWithSpacesInThePath() {
+		FixedKeysLoad load = new FixedKeysLoad(16, 1, Duration.ofSeconds(2), Duration.ofMillis(4500),
+				Path.of("/tmp/my runs/probe-3"));
+		assertThat(Workload.parse(load.toCommand())).isEqualTo(load);
+	}
+
+	@Test
+	void aDistinctKeysLoadReadsBackFromItsCommand() {
+		DistinctKeysLoad load = new DistinctKeysLoad(32, 1_000_000);
+		assertThat(Workload.parse(load.toCommand())).isEqualTo(load);
+	}
+
+	@Test
+	void aResultReadsBackFromItsLineWithOrWithoutHeapGrowth() {
+		WorkerResult timed = new WorkerResult(900, 1100, 5_000_000_000L, 12_000_000, null);
+		WorkerResult measuredHeap = new WorkerResult(100, 100, 1_000_000_000L, 3_000_000, -2048L);
+		assertThat(WorkerResult.parse(timed.toLine())).isEqualTo(timed);
+		assertThat(WorkerResult.parse(measuredHeap.toLine())).isEqualTo(measuredHeap);
+		assertThat(timed.throughput()).isEqualTo(180.0);
+	}
+
+	@Test
+	void roundsOfOneJvmAddUp() {
+		WorkerResult first = new WorkerResult(10, 12, 1_000_000_000L, 5, null);
+		WorkerResult second = new WorkerResult(30, 31, 1_000_000_000L, 9, null);
+		assertThat(first.plus(second)).isEqualTo(new WorkerResult(40, 43, 2_000_000_000L, 9, null));
+	}
+
+}
