@@ -46,7 +46,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			  --library a,b              curator, spring-integration, ours-annotation, ours-template
 			                             (default all; curator is the baseline of the ratios)
 			  --variant name=lib:p=v,... one more variant, such as
-			                             ours-no-handoff=ours-template:distributed-lock.cohort.enabled=false
+			                             ours-no-handoff=ours-template:distributed-lock.hand-off.enabled=false
 			  --seconds 10               measured seconds of each variant in each timed setting
 			  --rounds 2                 rounds of JMH and of each timed setting (splitting its
 			                             seconds), taking the variants forwards, then backwards,

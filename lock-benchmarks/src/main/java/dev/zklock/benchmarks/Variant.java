@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
  * One column of the comparison: a library under a name, with properties for a
  * configurable library. The built-in variants are the libraries themselves; more are
  * written {@code name=library:property=value,property=value}, for example
- * {@code ours-no-handoff=ours-template:distributed-lock.cohort.enabled=false}. The same
+ * {@code ours-no-handoff=ours-template:distributed-lock.hand-off.enabled=false}. The same
  * text form travels to worker JVMs and JMH's forks.
  *
  * @param name the name in reports, also the last segment of the root path

@@ -21,11 +21,11 @@ class VariantTests {
 
 	@Test
 	void aNamedVariantCarriesPropertiesToZkLock() {
-		Variant variant = Variant
-			.parse("ours-no-handoff=ours-template:distributed-lock.cohort.enabled=false,distributed-lock.wait-time=3s");
+		Variant variant = Variant.parse(
+				"ours-no-handoff=ours-template:distributed-lock.hand-off.enabled=false,distributed-lock.wait-time=3s");
 		assertThat(variant.name()).isEqualTo("ours-no-handoff");
 		assertThat(variant.library()).isEqualTo(Library.OURS_TEMPLATE);
-		assertThat(variant.properties()).containsOnly(Map.entry("distributed-lock.cohort.enabled", "false"),
+		assertThat(variant.properties()).containsOnly(Map.entry("distributed-lock.hand-off.enabled", "false"),
 				Map.entry("distributed-lock.wait-time", "3s"));
 		assertThat(variant.isBaseline()).isFalse();
 	}
