@@ -65,7 +65,8 @@ public final class AcquiredLock implements LockHandle {
 
 	/**
 	 * Releases this acquisition; the ZooKeeper lock is released when the last acquisition
-	 * sharing its hold is (the outermost of a thread's reentrant ones). Must be called by
+	 * sharing its hold is (the outermost of a thread's reentrant ones), unless it passes
+	 * to a waiting thread of this process (see {@link HandOffPolicy}). Must be called by
 	 * the thread that acquired the lock. Later calls do nothing. Never throws, and never
 	 * waits long: a release that ZooKeeper does not confirm within a second is logged and
 	 * left to Curator, which keeps deleting the lock node in the background (ZooKeeper

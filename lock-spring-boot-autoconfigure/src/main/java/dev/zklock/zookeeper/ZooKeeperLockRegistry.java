@@ -254,10 +254,10 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	}
 
 	/**
-	 * Releases one acquisition; the last one sharing a hold deletes its lock node. An
-	 * interrupted thread releases like any other: its interrupt is set aside while
-	 * ZooKeeper deletes the node, and restored afterwards, unless it came from the
-	 * lost-lock policy.
+	 * Releases one acquisition; the last one sharing a hold hands its lock node to a
+	 * waiting thread of this process, or deletes it. An interrupted thread releases like
+	 * any other: its interrupt is set aside while ZooKeeper deletes the node, and
+	 * restored afterwards, unless it came from the lost-lock policy.
 	 */
 	void release(LockEntry entry, LockHold hold) {
 		if (!hold.exit()) {
