@@ -4,10 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,30 +14,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * hits one of them while it holds a lock, and after a quiet period the checker goes over
  * everything they and the store recorded.
  */
-class ClientFaultTests {
-
-	private static final Duration QUIET_PERIOD = Duration.ofSeconds(10);
+class ClientFaultTests extends FaultRunTests {
 
 	/** Longer than the session timeout, with room for the others to take the lock. */
 	private static final Duration PAST_SESSION_TIMEOUT = FaultWorker.SESSION_TIMEOUT.plusSeconds(4);
 
-	private FaultRun run;
-
-	@BeforeEach
-	void startRun(TestInfo test) throws Exception {
-		this.run = FaultRun.start("client-" + test.getTestMethod().orElseThrow().getName(), 1);
-	}
-
-	@AfterEach
-	void closeRun() {
-		if (this.run != null) {
-			this.run.close();
-		}
-	}
-
-	@Test
-	void withoutFaultsEveryThreadProgressesAndNothingIsViolated() throws Exception {
-		assertThat(this.run.quietThenCheck(QUIET_PERIOD)).isEmpty();
+	ClientFaultTests() {
+		super("client-", 1);
 	}
 
 	@Test

@@ -2,10 +2,7 @@ package dev.zklock.faults;
 
 import java.time.Duration;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,27 +12,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * locks while servers are killed or the whole ensemble restarts, and after a quiet period
  * the checker goes over everything they and the store recorded.
  */
-class EnsembleFaultTests {
+class EnsembleFaultTests extends FaultRunTests {
 
-	private static final Duration QUIET_PERIOD = Duration.ofSeconds(10);
-
-	private FaultRun run;
-
-	@BeforeEach
-	void startRun(TestInfo test) throws Exception {
-		this.run = FaultRun.start("ensemble-" + test.getTestMethod().orElseThrow().getName(), 3);
-	}
-
-	@AfterEach
-	void closeRun() {
-		if (this.run != null) {
-			this.run.close();
-		}
-	}
-
-	@Test
-	void withoutFaultsEveryThreadProgressesAndNothingIsViolated() throws Exception {
-		assertThat(this.run.quietThenCheck(QUIET_PERIOD)).isEmpty();
+	EnsembleFaultTests() {
+		super("ensemble-", 3);
 	}
 
 	@Test
