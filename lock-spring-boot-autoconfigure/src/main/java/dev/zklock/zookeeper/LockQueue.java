@@ -3,10 +3,14 @@ package dev.zklock.zookeeper;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -33,7 +37,9 @@ final class LockQueue {
 
 	static final int SEQUENCE_LENGTH = 10;
 
-	private static final Comparator<String> BY_SEQUENCE = Comparator.comparing(LockQueue::sequenceOf);
+	private static final Log logger = LogFactory.getLog(LockQueue.class);
+
+	static final Comparator<String> BY_SEQUENCE = Comparator.comparing(LockQueue::sequenceOf);
 
 	private final CuratorFramework client;
 
@@ -49,34 +55,65 @@ final class LockQueue {
 	}
 
 	/**
-	 * Creates a node at the end of the queue. Its stat comes with the create's reply, so
-	 * the fencing token and the owner session cost no extra round trip (unless Curator
-	 * had to find the node again after a connection loss).
+	 * Creates a node at the end of the queue, and sends a read of the queue right behind
+	 * the create. ZooKeeper answers a session's requests in order, so the read sees the
+	 * new node, and the node's first look at the queue costs no round trip of its own.
+	 * The node's stat comes with the create's reply, so the fencing token and the owner
+	 * session cost no round trip either (unless Curator had to find the node again after
+	 * a connection loss).
 	 * @param kind the kind of node
 	 * @param holder who asks, stored as the node's data
-	 * @return the node
-	 * @throws Exception if ZooKeeper fails
+	 * @return the node, with its first look at the queue
+	 * @throws Exception if ZooKeeper fails, or the thread is interrupted; a node created
+	 * after the caller gave up is deleted in the background
 	 */
-	QueuedNode enqueue(LockNodeKind kind, LockHolder holder) throws Exception {
-		Stat stat = new Stat();
-		String path = this.client.create()
-			.storingStatIn(stat)
+	Arrival enqueue(LockNodeKind kind, LockHolder holder) throws Exception {
+		CompletableFuture<CuratorEvent> created = new CompletableFuture<>();
+		this.client.create()
 			.creatingParentContainersIfNeeded()
 			.withProtection()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.inBackground((client, event) -> created.complete(event))
 			.forPath(ZKPaths.makePath(this.keyPath, kind.namePrefix()), holder.toBytes());
-		if (stat.getCzxid() == 0) {
+		QueueRead firstLook;
+		CuratorEvent event;
+		try {
+			firstLook = QueueRead.start(this.client, this.keyPath, kind.waitsForAnyDeparture());
+			event = created.get();
+		}
+		catch (Exception ex) {
+			created.thenAccept(this::abandonCreated);
+			throw ex;
+		}
+		if (event.getResultCode() != KeeperException.Code.OK.intValue()) {
+			throw KeeperException.create(KeeperException.Code.get(event.getResultCode()), event.getPath());
+		}
+		String path = event.getName();
+		Stat stat = event.getStat();
+		if (stat == null) {
 			stat = this.client.checkExists().forPath(path);
 			if (stat == null) {
 				throw new KeeperException.NoNodeException(path);
 			}
 		}
-		return new QueuedNode(path, kind, stat.getCzxid(), stat.getEphemeralOwner());
+		return new Arrival(new QueuedNode(path, kind, stat.getCzxid(), stat.getEphemeralOwner()), firstLook);
+	}
+
+	private void abandonCreated(CuratorEvent event) {
+		if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+			try {
+				this.client.delete().quietly().guaranteed().inBackground().forPath(event.getName());
+			}
+			catch (Exception ex) {
+				logger.warn("Could not start deleting the lock node " + event.getName()
+						+ ", whose creation was given up; ZooKeeper deletes it when the session ends", ex);
+			}
+		}
 	}
 
 	/**
 	 * Waits until the node's turn comes, or the deadline passes.
-	 * @param node the node, enqueued by this queue
+	 * @param arrival the node, enqueued by this queue, with its first look at the queue
 	 * @param deadlineNanos the deadline, on the {@link System#nanoTime()} scale
 	 * @return whether the node's turn came; {@code false} if the deadline passed first
 	 * @throws KeeperException.NoNodeException if the node is gone: its session ended
@@ -84,15 +121,17 @@ final class LockQueue {
 	 * cannot be combined with the node's
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
-	boolean awaitTurn(QueuedNode node, long deadlineNanos) throws Exception {
+	boolean awaitTurn(Arrival arrival, long deadlineNanos) throws Exception {
+		QueuedNode node = arrival.node();
+		boolean watchQueue = node.kind().waitsForAnyDeparture();
+		QueueRead read = arrival.firstLook();
 		while (true) {
-			CountDownLatch queueChanged = new CountDownLatch(1);
-			boolean watchQueue = node.kind().waitsForAnyDeparture();
-			List<String> queue = watchQueue ? this.client.getChildren()
-				.usingWatcher((Watcher) (event) -> queueChanged.countDown())
-				.forPath(this.keyPath) : this.client.getChildren().forPath(this.keyPath);
-			queue.sort(BY_SEQUENCE);
-			int position = queue.indexOf(node.name());
+			List<String> queue = read.children();
+			int position = (queue != null) ? queue.indexOf(node.name()) : -1;
+			if (position < 0 && read == arrival.firstLook()) {
+				read = QueueRead.now(this.client, this.keyPath, watchQueue);
+				continue;
+			}
 			if (position < 0) {
 				throw new KeeperException.NoNodeException(node.path());
 			}
@@ -105,18 +144,20 @@ final class LockQueue {
 				return false;
 			}
 			if (watchQueue) {
-				if (!queueChanged.await(remaining, TimeUnit.NANOSECONDS)) {
+				if (!read.awaitChange(remaining)) {
 					return false;
 				}
+				read = QueueRead.now(this.client, this.keyPath, true);
 				continue;
 			}
 			CountDownLatch blockerChanged = new CountDownLatch(1);
 			Stat blocking = this.client.checkExists()
-				.usingWatcher((Watcher) (event) -> blockerChanged.countDown())
+				.usingWatcher((Watcher) (watched) -> blockerChanged.countDown())
 				.forPath(ZKPaths.makePath(this.keyPath, blocker));
 			if (blocking != null && !blockerChanged.await(remaining, TimeUnit.NANOSECONDS)) {
 				return false;
 			}
+			read = QueueRead.now(this.client, this.keyPath, false);
 		}
 	}
 
@@ -198,6 +239,16 @@ final class LockQueue {
 
 	static String sequenceOf(String nodeName) {
 		return nodeName.substring(Math.max(0, nodeName.length() - SEQUENCE_LENGTH));
+	}
+
+	/**
+	 * A node just created in a queue, with the read of the queue sent right behind it.
+	 *
+	 * @param node the node
+	 * @param firstLook the read
+	 */
+	record Arrival(QueuedNode node, QueueRead firstLook) {
+
 	}
 
 	/**

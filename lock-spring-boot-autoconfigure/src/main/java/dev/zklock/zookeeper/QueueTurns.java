@@ -64,8 +64,9 @@ final class QueueTurns {
 		boolean turnCame = false;
 		Exception failure = null;
 		try {
-			node = queue.enqueue(kind, holder);
-			turnCame = queue.awaitTurn(node, deadline);
+			LockQueue.Arrival arrival = queue.enqueue(kind, holder);
+			node = arrival.node();
+			turnCame = queue.awaitTurn(arrival, deadline);
 		}
 		catch (Exception ex) {
 			failure = ex;

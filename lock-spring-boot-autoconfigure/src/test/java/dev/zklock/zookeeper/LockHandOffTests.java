@@ -53,21 +53,6 @@ class LockHandOffTests {
 	}
 
 	@Test
-	void uncontendedCycleCostsCreateGetChildrenAndDelete() {
-		ZooKeeperLockRegistry registry = registry(HandOffPolicy.defaults());
-		registry.acquire("cycle", LONG_WAIT).release();
-		ZooKeeperOperations operations = ZooKeeperOperations.record(this.client, "/locks");
-		for (int i = 0; i < 3; i++) {
-			AcquiredLock lock = registry.acquire("cycle", LONG_WAIT);
-			assertThat(lock.fencingToken()).isPositive();
-			assertThat(lock.isValid()).isTrue();
-			lock.release();
-			assertThat(operations.drain()).containsExactly("CreateBuilderImpl-Foreground",
-					"GetChildrenBuilderImpl-Foreground", "DeleteBuilderImpl-Foreground");
-		}
-	}
-
-	@Test
 	void waitingThreadTakesTheReleasedLockOverWithoutZooKeeper() throws Exception {
 		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
 		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);

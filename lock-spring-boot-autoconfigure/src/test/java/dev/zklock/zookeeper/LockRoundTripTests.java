@@ -1,0 +1,122 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.zklock.LockAcquisitionException;
+import dev.zklock.testsupport.ReplyHoldingProxy;
+import dev.zklock.testsupport.ZooKeeperOperations;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What an uncontended lock costs in ZooKeeper operations and round trips: the queue
+ * protocol's three operations, and the read of the queue sent right behind the create, so
+ * that acquiring takes one round trip.
+ */
+class LockRoundTripTests {
+
+	private static final Duration LONG_WAIT = Duration.ofSeconds(20);
+
+	@RegisterExtension
+	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
+
+	private final ExecutorService threads = Executors.newCachedThreadPool();
+
+	private ReplyHoldingProxy proxy;
+
+	private CuratorFramework proxiedClient;
+
+	@BeforeEach
+	void connectThroughProxy() throws Exception {
+		this.proxy = ReplyHoldingProxy.start(this.zookeeper.connectString());
+		this.proxiedClient = CuratorFrameworkFactory.builder()
+			.connectString(this.proxy.connectString())
+			.sessionTimeoutMs(10_000)
+			.connectionTimeoutMs(5_000)
+			.retryPolicy(new RetryOneTime(100))
+			.build();
+		this.proxiedClient.start();
+		this.proxiedClient.blockUntilConnected();
+	}
+
+	@AfterEach
+	void close() throws Exception {
+		this.threads.shutdownNow();
+		this.proxiedClient.close();
+		this.proxy.close();
+	}
+
+	@Test
+	void uncontendedCycleCostsCreateGetChildrenAndDelete() throws Exception {
+		CuratorFramework client = this.zookeeper.newClient();
+		ZooKeeperLockRegistry registry = registry(client);
+		registry.acquire("cycle", LONG_WAIT).release();
+		ZooKeeperOperations operations = ZooKeeperOperations.record(client, "/locks");
+		for (int i = 0; i < 3; i++) {
+			AcquiredLock lock = registry.acquire("cycle", LONG_WAIT);
+			assertThat(lock.fencingToken()).isPositive();
+			assertThat(lock.isValid()).isTrue();
+			lock.release();
+			assertThat(operations.drain()).containsExactly("CreateBuilderImpl-Background",
+					"GetChildrenBuilderImpl-Background", "DeleteBuilderImpl-Foreground");
+		}
+	}
+
+	@Test
+	void readOfTheQueueGoesOutBeforeTheCreateIsAnswered() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		registry.acquire("one-trip", LONG_WAIT).release();
+		this.proxy.forgetRequests();
+		this.proxy.holdReplies();
+		Future<AcquiredLock> acquisition = this.threads.submit(() -> registry.acquire("one-trip", LONG_WAIT));
+		await().atMost(Duration.ofSeconds(3))
+			.until(this.proxy::requests,
+					(sent) -> sent.equals(List.of(ReplyHoldingProxy.CREATE2, ReplyHoldingProxy.GET_CHILDREN2)));
+		assertThat(acquisition).isNotDone();
+		this.proxy.releaseReplies();
+		AcquiredLock lock = acquisition.get(10, TimeUnit.SECONDS);
+		assertThat(lock.isValid()).isTrue();
+		assertThat(lock.fencingToken()).isPositive();
+		lock.release();
+	}
+
+	@Test
+	void nodeCreatedAfterTheAcquisitionGaveUpIsDeleted() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		registry.acquire("late", LONG_WAIT).release();
+		String keyPath = registry.pathOf("late");
+		CuratorFramework observer = this.zookeeper.newClient();
+		this.proxy.holdReplies();
+		Future<AcquiredLock> acquisition = this.threads.submit(() -> registry.acquire("late", Duration.ofMillis(200)));
+		await().until(() -> observer.getChildren().forPath(keyPath).size() == 1);
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> acquisition.get(10, TimeUnit.SECONDS))
+			.withCauseInstanceOf(LockAcquisitionException.class)
+			.withMessageContaining("did not answer in time");
+		this.proxy.releaseReplies();
+		await().until(() -> observer.getChildren().forPath(keyPath).isEmpty());
+		AcquiredLock next = registry.acquire("late", LONG_WAIT);
+		assertThat(next.isValid()).isTrue();
+		next.release();
+	}
+
+	private static ZooKeeperLockRegistry registry(CuratorFramework client) {
+		return new ZooKeeperLockRegistry(client, "/locks", LostLockPolicy.defaults(), HandOffPolicy.defaults());
+	}
+
+}
