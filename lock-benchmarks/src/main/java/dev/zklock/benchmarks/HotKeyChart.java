@@ -11,6 +11,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -18,8 +19,8 @@ import javax.imageio.ImageIO;
 
 /**
  * Draws the hot-key scenario as a PNG line chart: throughput against the number of
- * threads of one JVM (on a logarithmic axis), a line per variant. Java2D only, so it
- * works headless on any JDK.
+ * threads of one JVM, a line per variant, both axes logarithmic so that libraries tens of
+ * times apart stay readable. Java2D only, so it works headless on any JDK.
  */
 final class HotKeyChart {
 
@@ -73,13 +74,14 @@ final class HotKeyChart {
 			g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
 			g.setColor(Color.WHITE);
 			g.fillRect(0, 0, WIDTH, HEIGHT);
-			double top = niceCeiling(this.rows.stream().mapToDouble(ResultRow::throughput).max().orElse(1) * 1.1);
-			drawFrame(g, top);
+			Scale scale = Scale.spanning(this.rows.stream().mapToDouble(ResultRow::throughput).min().orElse(1),
+					this.rows.stream().mapToDouble(ResultRow::throughput).max().orElse(1));
+			drawFrame(g, scale);
 			for (int i = 0; i < this.variants.size(); i++) {
-				drawVariant(g, this.variants.get(i), color(this.variants.get(i)), top, i);
+				drawVariant(g, this.variants.get(i), color(this.variants.get(i)), scale, i);
 			}
 			for (int threads : this.threadCounts) {
-				drawValues(g, threads, top);
+				drawValues(g, threads, scale);
 			}
 		}
 		finally {
@@ -92,7 +94,7 @@ final class HotKeyChart {
 		ImageIO.write(image, "png", file.toFile());
 	}
 
-	private void drawFrame(Graphics2D g, double top) {
+	private void drawFrame(Graphics2D g, Scale scale) {
 		g.setColor(Color.BLACK);
 		g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 20));
 		g.drawString("One hot key: lock throughput against threads in one JVM", LEFT, 40);
@@ -103,9 +105,8 @@ final class HotKeyChart {
 		int plotWidth = WIDTH - LEFT - RIGHT;
 		int plotHeight = HEIGHT - TOP - BOTTOM;
 		FontMetrics metrics = g.getFontMetrics();
-		for (int tick = 0; tick <= 5; tick++) {
-			double value = top * tick / 5;
-			int y = y(value, top);
+		for (double value : scale.ticks()) {
+			int y = scale.y(value);
 			g.setColor(new Color(0xe0, 0xe0, 0xe0));
 			g.drawLine(LEFT, y, LEFT + plotWidth, y);
 			g.setColor(Color.DARK_GRAY);
@@ -126,12 +127,12 @@ final class HotKeyChart {
 		g.drawString(xTitle, LEFT + (plotWidth - metrics.stringWidth(xTitle)) / 2, HEIGHT - 28);
 		Graphics2D rotated = (Graphics2D) g.create();
 		rotated.rotate(-Math.PI / 2);
-		String yTitle = "acquisitions per second";
+		String yTitle = "acquisitions per second (log scale)";
 		rotated.drawString(yTitle, -(TOP + (plotHeight + metrics.stringWidth(yTitle)) / 2), 28);
 		rotated.dispose();
 	}
 
-	private void drawVariant(Graphics2D g, Variant variant, Color color, double top, int index) {
+	private void drawVariant(Graphics2D g, Variant variant, Color color, Scale scale, int index) {
 		List<ResultRow> points = this.rows.stream()
 			.filter((row) -> row.variant().equals(variant.name()))
 			.sorted((a, b) -> Integer.compare(a.threads(), b.threads()))
@@ -141,15 +142,15 @@ final class HotKeyChart {
 		Path2D line = new Path2D.Double();
 		for (ResultRow point : points) {
 			if (line.getCurrentPoint() == null) {
-				line.moveTo(x(point.threads()), y(point.throughput(), top));
+				line.moveTo(x(point.threads()), scale.y(point.throughput()));
 			}
 			else {
-				line.lineTo(x(point.threads()), y(point.throughput(), top));
+				line.lineTo(x(point.threads()), scale.y(point.throughput()));
 			}
 		}
 		g.draw(line);
 		for (ResultRow point : points) {
-			g.fillOval(x(point.threads()) - 5, y(point.throughput(), top) - 5, 10, 10);
+			g.fillOval(x(point.threads()) - 5, scale.y(point.throughput()) - 5, 10, 10);
 		}
 		int legendY = TOP + 20 + index * 28;
 		int legendX = WIDTH - RIGHT + 20;
@@ -165,7 +166,7 @@ final class HotKeyChart {
 	 * each at least a line below the one above and haloed in white, so that close values
 	 * and crossing lines leave them readable.
 	 */
-	private void drawValues(Graphics2D g, int threads, double top) {
+	private void drawValues(Graphics2D g, int threads, Scale scale) {
 		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
 		List<ResultRow> points = this.rows.stream()
 			.filter((row) -> row.threads() == threads)
@@ -173,7 +174,7 @@ final class HotKeyChart {
 			.toList();
 		int previous = Integer.MIN_VALUE;
 		for (ResultRow point : points) {
-			int y = Math.max(y(point.throughput(), top) - 6, previous + 14);
+			int y = Math.max(scale.y(point.throughput()) - 6, previous + 14);
 			String value = String.format(Locale.ROOT, "%.0f", point.throughput());
 			g.setColor(Color.WHITE);
 			for (int[] offset : new int[][] { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } }) {
@@ -204,19 +205,43 @@ final class HotKeyChart {
 		return LEFT + margin + (int) Math.round((Math.log(threads) - low) / (high - low) * (plotWidth - 2 * margin));
 	}
 
-	private static int y(double value, double top) {
-		int plotHeight = HEIGHT - TOP - BOTTOM;
-		return TOP + plotHeight - (int) Math.round(value / top * plotHeight);
-	}
+	/**
+	 * A logarithmic throughput axis from a power of ten below the lowest value to one
+	 * above the highest.
+	 *
+	 * @param bottom the value at the bottom of the plot
+	 * @param top the value at the top of the plot
+	 */
+	private record Scale(double bottom, double top) {
 
-	private static double niceCeiling(double value) {
-		double magnitude = Math.pow(10, Math.floor(Math.log10(value)));
-		for (double step : new double[] { 1, 2, 2.5, 5, 10 }) {
-			if (step * magnitude >= value) {
-				return step * magnitude;
-			}
+		private static final double[] STEPS = { 1, 2, 5 };
+
+		static Scale spanning(double lowest, double highest) {
+			double bottom = Math.pow(10, Math.floor(Math.log10(Math.max(1, lowest))));
+			double top = Math.pow(10, Math.ceil(Math.log10(Math.max(bottom * 10, highest * 1.1))));
+			return new Scale(bottom, top);
 		}
-		return 10 * magnitude;
+
+		/**
+		 * The gridlines: 1, 2 and 5 times each power of ten between bottom and top.
+		 */
+		List<Double> ticks() {
+			List<Double> ticks = new ArrayList<>();
+			for (double decade = this.bottom; decade < this.top; decade *= 10) {
+				for (double step : STEPS) {
+					ticks.add(decade * step);
+				}
+			}
+			ticks.add(this.top);
+			return ticks;
+		}
+
+		int y(double value) {
+			int plotHeight = HEIGHT - TOP - BOTTOM;
+			double fraction = Math.log(Math.max(value, this.bottom) / this.bottom) / Math.log(this.top / this.bottom);
+			return TOP + plotHeight - (int) Math.round(fraction * plotHeight);
+		}
+
 	}
 
 }

@@ -61,6 +61,11 @@ final class LockQueue {
 	 * The node's stat comes with the create's reply, so the fencing token and the owner
 	 * session cost no round trip either (unless Curator had to find the node again after
 	 * a connection loss).
+	 * <p>
+	 * If the key's node is missing (the key's first lock, or ZooKeeper reaped the empty
+	 * container), this thread creates it and tries again; Curator's own
+	 * {@code creatingParentContainersIfNeeded} would create it on Curator's single
+	 * background thread, one key at a time for the whole process.
 	 * @param kind the kind of node
 	 * @param holder who asks, stored as the node's data
 	 * @return the node, with its first look at the queue
@@ -68,9 +73,29 @@ final class LockQueue {
 	 * after the caller gave up is deleted in the background
 	 */
 	Arrival enqueue(LockNodeKind kind, LockHolder holder) throws Exception {
+		Arrival arrival = tryEnqueue(kind, holder);
+		while (arrival == null) {
+			createKeyNode();
+			arrival = tryEnqueue(kind, holder);
+		}
+		return arrival;
+	}
+
+	private void createKeyNode() throws Exception {
+		try {
+			this.client.create()
+				.creatingParentContainersIfNeeded()
+				.withMode(CreateMode.CONTAINER)
+				.forPath(this.keyPath);
+		}
+		catch (KeeperException.NodeExistsException ex) {
+			// created by another thread or process meanwhile
+		}
+	}
+
+	private @Nullable Arrival tryEnqueue(LockNodeKind kind, LockHolder holder) throws Exception {
 		CompletableFuture<CuratorEvent> created = new CompletableFuture<>();
 		this.client.create()
-			.creatingParentContainersIfNeeded()
 			.withProtection()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 			.inBackground((client, event) -> created.complete(event))
@@ -85,8 +110,12 @@ final class LockQueue {
 			created.thenAccept(this::abandonCreated);
 			throw ex;
 		}
-		if (event.getResultCode() != KeeperException.Code.OK.intValue()) {
-			throw KeeperException.create(KeeperException.Code.get(event.getResultCode()), event.getPath());
+		KeeperException.Code result = KeeperException.Code.get(event.getResultCode());
+		if (result == KeeperException.Code.NONODE) {
+			return null;
+		}
+		if (result != KeeperException.Code.OK) {
+			throw KeeperException.create(result, event.getPath());
 		}
 		String path = event.getName();
 		Stat stat = event.getStat();

@@ -17,6 +17,7 @@ import dev.zklock.LockType;
 import dev.zklock.testsupport.ZooKeeperOperations;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -289,7 +290,8 @@ class LockHandOffTests {
 			assertThat(registry.waitingLocks()).isEmpty();
 		}
 		for (int key = 0; key < counters.length; key++) {
-			assertThat(this.client.getChildren().forPath(processes.get(0).pathOf("counter-" + key))).isEmpty();
+			Stat keyNode = this.client.checkExists().forPath(processes.get(0).pathOf("counter-" + key));
+			assertThat((keyNode != null) ? keyNode.getNumChildren() : 0).isZero();
 		}
 	}
 

@@ -66,6 +66,7 @@ class LockRoundTripTests {
 	void uncontendedCycleCostsCreateGetChildrenAndDelete() throws Exception {
 		CuratorFramework client = this.zookeeper.newClient();
 		ZooKeeperLockRegistry registry = registry(client);
+		createUnreapedKeyNode(registry, "cycle");
 		registry.acquire("cycle", LONG_WAIT).release();
 		ZooKeeperOperations operations = ZooKeeperOperations.record(client, "/locks");
 		for (int i = 0; i < 3; i++) {
@@ -79,8 +80,23 @@ class LockRoundTripTests {
 	}
 
 	@Test
+	void firstLockOfAKeyCreatesTheKeyNodeInOneMoreRoundTrip() throws Exception {
+		CuratorFramework client = this.zookeeper.newClient();
+		ZooKeeperLockRegistry registry = registry(client);
+		registry.acquire("warm-up", LONG_WAIT).release();
+		ZooKeeperOperations operations = ZooKeeperOperations.record(client, "/locks");
+		AcquiredLock lock = registry.acquire("new-key", LONG_WAIT);
+		assertThat(lock.isValid()).isTrue();
+		lock.release();
+		assertThat(operations.drain()).containsExactly("CreateBuilderImpl-Background",
+				"GetChildrenBuilderImpl-Background", "CreateBuilderImpl-Foreground", "CreateBuilderImpl-Background",
+				"GetChildrenBuilderImpl-Background", "DeleteBuilderImpl-Foreground");
+	}
+
+	@Test
 	void readOfTheQueueGoesOutBeforeTheCreateIsAnswered() throws Exception {
 		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		createUnreapedKeyNode(registry, "one-trip");
 		registry.acquire("one-trip", LONG_WAIT).release();
 		this.proxy.forgetRequests();
 		this.proxy.holdReplies();
@@ -99,7 +115,7 @@ class LockRoundTripTests {
 	@Test
 	void nodeCreatedAfterTheAcquisitionGaveUpIsDeleted() throws Exception {
 		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
-		registry.acquire("late", LONG_WAIT).release();
+		createUnreapedKeyNode(registry, "late");
 		String keyPath = registry.pathOf("late");
 		CuratorFramework observer = this.zookeeper.newClient();
 		this.proxy.holdReplies();
@@ -109,10 +125,18 @@ class LockRoundTripTests {
 			.withCauseInstanceOf(LockAcquisitionException.class)
 			.withMessageContaining("did not answer in time");
 		this.proxy.releaseReplies();
-		await().until(() -> observer.getChildren().forPath(keyPath).isEmpty());
+		await().until(() -> observer.checkExists().forPath(keyPath).getNumChildren() == 0);
 		AcquiredLock next = registry.acquire("late", LONG_WAIT);
 		assertThat(next.isValid()).isTrue();
 		next.release();
+	}
+
+	/**
+	 * Creates a key's node as a persistent node, not a container, so that ZooKeeper does
+	 * not reap it between two locks of the key and the next lock does not recreate it.
+	 */
+	private void createUnreapedKeyNode(ZooKeeperLockRegistry registry, String key) throws Exception {
+		this.zookeeper.newClient().create().creatingParentsIfNeeded().forPath(registry.pathOf(key));
 	}
 
 	private static ZooKeeperLockRegistry registry(CuratorFramework client) {
