@@ -211,11 +211,18 @@ final class LockQueue {
 
 	/**
 	 * The queue's nodes as ZooKeeper sees them, in order.
-	 * @return the nodes
+	 * @return the nodes, empty if the key's node does not exist (never created, or reaped
+	 * as an empty container)
 	 * @throws Exception if ZooKeeper fails
 	 */
 	List<QueuedLockNode> describe() throws Exception {
-		List<String> queue = this.client.getChildren().forPath(this.keyPath);
+		List<String> queue;
+		try {
+			queue = this.client.getChildren().forPath(this.keyPath);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
 		queue.sort(BY_SEQUENCE);
 		List<QueuedLockNode> nodes = new ArrayList<>(queue.size());
 		for (int position = 0; position < queue.size(); position++) {

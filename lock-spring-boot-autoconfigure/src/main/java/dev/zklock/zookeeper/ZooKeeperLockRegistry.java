@@ -370,9 +370,6 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 */
 	public List<QueuedLockNode> queueOf(String key) {
 		try {
-			if (this.client.checkExists().forPath(pathOf(key)) == null) {
-				return List.of();
-			}
 			return new LockQueue(this.client, pathOf(key)).describe();
 		}
 		catch (Exception ex) {

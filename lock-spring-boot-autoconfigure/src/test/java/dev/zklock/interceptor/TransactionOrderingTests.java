@@ -14,6 +14,7 @@ import dev.zklock.DistributedLock;
 import dev.zklock.LockHandle;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
+import dev.zklock.testsupport.ContainerNodes;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.curator.framework.CuratorFramework;
@@ -198,8 +199,7 @@ class TransactionOrderingTests {
 		}
 
 		List<String> lockNodes() throws Exception {
-			return (this.client.checkExists().forPath(this.registry.pathOf("ledger")) != null)
-					? this.client.getChildren().forPath(this.registry.pathOf("ledger")) : List.of();
+			return ContainerNodes.childrenOf(this.client, this.registry.pathOf("ledger"));
 		}
 
 		private String lockState() {

@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.LockType;
+import dev.zklock.testsupport.ContainerNodes;
 import dev.zklock.testsupport.ZooKeeperOperations;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -217,7 +217,7 @@ class LockHandOffTests {
 		assertThat(next.lock.fencingToken()).isEqualTo(first.lock.fencingToken());
 		next.release();
 		assertThat(registry.keysInUse()).isZero();
-		assertThat(this.client.getChildren().forPath(registry.pathOf("hot"))).isEmpty();
+		assertThat(ContainerNodes.childrenOf(this.client, registry.pathOf("hot"))).isEmpty();
 	}
 
 	@Test
@@ -290,8 +290,7 @@ class LockHandOffTests {
 			assertThat(registry.waitingLocks()).isEmpty();
 		}
 		for (int key = 0; key < counters.length; key++) {
-			Stat keyNode = this.client.checkExists().forPath(processes.get(0).pathOf("counter-" + key));
-			assertThat((keyNode != null) ? keyNode.getNumChildren() : 0).isZero();
+			assertThat(ContainerNodes.childrenOf(this.client, processes.get(0).pathOf("counter-" + key))).isEmpty();
 		}
 	}
 
