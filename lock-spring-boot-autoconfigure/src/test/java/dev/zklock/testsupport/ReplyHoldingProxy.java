@@ -18,7 +18,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A TCP proxy between ZooKeeper clients and a server that can hold the server's replies
  * back, and that records the type of every request the clients send. With the replies
  * held, the requests that still arrive are those a client sends without waiting for an
- * answer: the proxy counts round trips without measuring time.
+ * answer: the proxy counts round trips without measuring time. Dropping the connections
+ * then loses those replies, as a network failure after the server acted would; losing the
+ * requests first fails them before the server saw them.
  */
 public final class ReplyHoldingProxy implements AutoCloseable {
 
@@ -43,6 +45,8 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 	private final Object gate = new Object();
 
 	private boolean holding;
+
+	private volatile boolean losingRequests;
 
 	private ReplyHoldingProxy(ServerSocket listener, InetSocketAddress server) {
 		this.listener = listener;
@@ -90,6 +94,28 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 			this.holding = false;
 			this.gate.notifyAll();
 		}
+	}
+
+	/**
+	 * Records the requests sent from now on but lets none reach the server, until
+	 * {@link #dropConnections()}: requests lost with a failing connection.
+	 */
+	public void loseRequests() {
+		this.losingRequests = true;
+	}
+
+	/**
+	 * Closes every connection through the proxy, dropping the replies held back; the
+	 * proxy goes on accepting and forwarding, so clients reconnect to their sessions
+	 * through it.
+	 */
+	public void dropConnections() {
+		for (Socket socket : this.sockets) {
+			closeQuietly(socket);
+		}
+		this.sockets.clear();
+		this.losingRequests = false;
+		releaseReplies();
 	}
 
 	/**
@@ -150,6 +176,9 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 					if (type != PING) {
 						this.requests.add(type);
 					}
+				}
+				if (connected && this.losingRequests) {
+					continue;
 				}
 				connected = true;
 				out.writeInt(frame.length);

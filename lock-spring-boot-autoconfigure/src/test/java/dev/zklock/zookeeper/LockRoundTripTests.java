@@ -27,7 +27,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * What an uncontended lock costs in ZooKeeper operations and round trips: the queue
  * protocol's three operations, and the read of the queue sent right behind the create, so
- * that acquiring takes one round trip.
+ * that acquiring takes one round trip. Also how that pair recovers when its requests or
+ * replies are lost with the connection, or its read does not show the node.
  */
 class LockRoundTripTests {
 
@@ -95,15 +96,8 @@ class LockRoundTripTests {
 
 	@Test
 	void readOfTheQueueGoesOutBeforeTheCreateIsAnswered() throws Exception {
-		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
-		createUnreapedKeyNode(registry, "one-trip");
-		registry.acquire("one-trip", LONG_WAIT).release();
-		this.proxy.forgetRequests();
-		this.proxy.holdReplies();
-		Future<AcquiredLock> acquisition = this.threads.submit(() -> registry.acquire("one-trip", LONG_WAIT));
-		await().atMost(Duration.ofSeconds(3))
-			.until(this.proxy::requests,
-					(sent) -> sent.equals(List.of(ReplyHoldingProxy.CREATE2, ReplyHoldingProxy.GET_CHILDREN2)));
+		Future<AcquiredLock> acquisition = startAcquisitionWith(this.proxy::holdReplies, registry(this.proxiedClient),
+				"one-trip");
 		assertThat(acquisition).isNotDone();
 		this.proxy.releaseReplies();
 		AcquiredLock lock = acquisition.get(10, TimeUnit.SECONDS);
@@ -129,6 +123,70 @@ class LockRoundTripTests {
 		AcquiredLock next = registry.acquire("late", LONG_WAIT);
 		assertThat(next.isValid()).isTrue();
 		next.release();
+	}
+
+	@Test
+	void acquisitionWhoseRepliesAreLostToAConnectionLossTakesTheLockWithItsOneNode() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		Future<AcquiredLock> acquisition = startAcquisitionWith(this.proxy::holdReplies, registry, "lost-replies");
+		String keyPath = registry.pathOf("lost-replies");
+		CuratorFramework observer = this.zookeeper.newClient();
+		await().until(() -> observer.getChildren().forPath(keyPath).size() == 1);
+		String created = observer.getChildren().forPath(keyPath).get(0);
+		this.proxy.dropConnections();
+		AcquiredLock lock = acquisition.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(lock.isValid()).isTrue();
+		assertThat(observer.getChildren().forPath(keyPath)).containsExactly(created);
+		assertThat(lock.fencingToken()).isEqualTo(observer.checkExists().forPath(keyPath + "/" + created).getCzxid());
+		lock.release();
+		await().until(() -> observer.checkExists().forPath(keyPath).getNumChildren() == 0);
+	}
+
+	@Test
+	void acquisitionWhoseRequestsAreLostToAConnectionLossTakesTheLockWithOneNode() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		Future<AcquiredLock> acquisition = startAcquisitionWith(this.proxy::loseRequests, registry, "lost-requests");
+		String keyPath = registry.pathOf("lost-requests");
+		CuratorFramework observer = this.zookeeper.newClient();
+		this.proxy.dropConnections();
+		AcquiredLock lock = acquisition.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(lock.isValid()).isTrue();
+		assertThat(observer.getChildren().forPath(keyPath)).hasSize(1);
+		lock.release();
+		await().until(() -> observer.checkExists().forPath(keyPath).getNumChildren() == 0);
+	}
+
+	@Test
+	void firstLookAtTheQueueThatMissesTheNodeIsReadAgain() throws Exception {
+		CuratorFramework client = this.zookeeper.newClient();
+		String keyPath = "/locks/stale-first-look";
+		client.create().creatingParentsIfNeeded().forPath(keyPath);
+		LockQueue queue = new LockQueue(client, keyPath);
+		QueueRead readBeforeTheNodeExisted = QueueRead.now(client, keyPath, false);
+		LockQueue.Arrival arrival = queue.enqueue(LockNodeKind.EXCLUSIVE, LockHolder.current("round-trips", true));
+		LockQueue.Arrival staleArrival = new LockQueue.Arrival(arrival.node(), readBeforeTheNodeExisted);
+		assertThat(queue.awaitTurn(staleArrival, System.nanoTime() + LONG_WAIT.toNanos())).isTrue();
+	}
+
+	/**
+	 * Starts acquiring a key through the proxy once a fault is in place, and waits until
+	 * the create and the first look at the queue have both been sent.
+	 * @param fault what the proxy does to the acquisition's requests or replies
+	 * @param registry a registry on the proxied client
+	 * @param key the key, locked once before the fault so that its node exists
+	 * @return the acquisition
+	 */
+	private Future<AcquiredLock> startAcquisitionWith(Runnable fault, ZooKeeperLockRegistry registry, String key)
+			throws Exception {
+		createUnreapedKeyNode(registry, key);
+		registry.acquire(key, LONG_WAIT).release();
+		this.proxy.forgetRequests();
+		fault.run();
+		Future<AcquiredLock> acquisition = this.threads.submit(() -> registry.acquire(key, LONG_WAIT));
+		await().atMost(Duration.ofSeconds(3))
+			.until(this.proxy::requests,
+					(sent) -> sent.equals(List.of(ReplyHoldingProxy.CREATE2, ReplyHoldingProxy.GET_CHILDREN2)));
+		return acquisition;
 	}
 
 	/**
