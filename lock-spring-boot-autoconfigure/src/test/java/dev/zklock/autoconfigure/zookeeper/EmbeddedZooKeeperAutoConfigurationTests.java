@@ -97,10 +97,11 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 				assertThat(connectString[0]).startsWith("127.0.0.1:").doesNotEndWith(":0");
 				CuratorFramework client = context.getBean(CuratorFramework.class);
 				assertThat(client.getZookeeperClient().getCurrentConnectionString()).isEqualTo(connectString[0]);
-				long token = context.getBean(LockTemplate.class)
-					.execute("embedded", Duration.ofSeconds(10), (lock) -> lock.fencingToken());
+				long token = context.getBean(LockTemplate.class).execute("embedded", Duration.ofSeconds(10), (lock) -> {
+					assertThat(client.getChildren().forPath("/locks")).contains("embedded");
+					return lock.fencingToken();
+				});
 				assertThat(token).isPositive();
-				assertThat(client.getChildren().forPath("/locks")).contains("embedded");
 			});
 		assertThat(data.resolve("version-2")).isDirectory();
 		ZooKeeper probe = new ZooKeeper(connectString[0], 1_000, (event) -> {
