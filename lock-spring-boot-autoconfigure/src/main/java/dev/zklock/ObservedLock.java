@@ -1,8 +1,7 @@
 package dev.zklock;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletionStage;
 
 import dev.zklock.observation.LockObservationContext.Outcome;
 import dev.zklock.zookeeper.AcquiredLock;
@@ -46,9 +45,9 @@ final class ObservedLock {
 		boolean lost = raiseLoss && this.lock.isLost();
 		long holdFor = this.acquiredAt + this.request.holdAtLeast().toNanos() - System.nanoTime();
 		if (holdFor > 0) {
-			this.lock.releaseAfter(Duration.ofNanos(holdFor));
+			CompletionStage<Void> released = this.lock.releaseAfter(Duration.ofNanos(holdFor));
 			if (!this.hold.isNoop()) {
-				CompletableFuture.delayedExecutor(holdFor, TimeUnit.NANOSECONDS).execute(this::endHold);
+				released.thenRun(this::endHold);
 			}
 		}
 		else {

@@ -1,6 +1,8 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.zklock.LockHandle;
@@ -85,11 +87,17 @@ public final class AcquiredLock implements LockHandle {
 	 * {@link ZooKeeperLockRegistry#acquireDetached}. Later calls of either release method
 	 * do nothing.
 	 * @param delay how long to keep the lock from now
+	 * @return a stage that completes on the registry's thread once the acquisition is
+	 * released: its hold ended, and its node handed to a waiter of this process or its
+	 * deletion sent to ZooKeeper; complete at once if the acquisition was already
+	 * released, and never complete if the registry closes first (the session's end then
+	 * deletes the node)
 	 */
-	public void releaseAfter(Duration delay) {
+	public CompletionStage<Void> releaseAfter(Duration delay) {
 		if (this.released.compareAndSet(false, true)) {
-			this.registry.releaseAfter(this.entry, this.hold, delay);
+			return this.registry.releaseAfter(this.entry, this.hold, delay);
 		}
+		return CompletableFuture.completedStage(null);
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package dev.zklock.zookeeper;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -286,19 +287,27 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	/**
 	 * Releases a detached acquisition after a delay, without waiting for ZooKeeper to
 	 * confirm the deletion of its node.
+	 * @return a stage that completes once the release is done
 	 */
-	void releaseAfter(LockEntry entry, LockHold hold, Duration delay) {
+	CompletableFuture<Void> releaseAfter(LockEntry entry, LockHold hold, Duration delay) {
+		CompletableFuture<Void> released = new CompletableFuture<>();
 		this.scheduler.schedule(() -> {
-			if (hold.exit()) {
-				boolean handOff = isHeld(hold);
-				end(entry, hold);
-				QueuedNode released = this.cohortTurns.giveBack(entry, hold, handOff);
-				if (released != null) {
-					this.turns.abandon(entry.queue, released, hold.key());
+			try {
+				if (hold.exit()) {
+					boolean handOff = isHeld(hold);
+					end(entry, hold);
+					QueuedNode node = this.cohortTurns.giveBack(entry, hold, handOff);
+					if (node != null) {
+						this.turns.abandon(entry.queue, node, hold.key());
+					}
 				}
+				this.entries.dispose(entry);
 			}
-			this.entries.dispose(entry);
+			finally {
+				released.complete(null);
+			}
 		}, delay.toNanos(), TimeUnit.NANOSECONDS);
+		return released;
 	}
 
 	/**

@@ -205,6 +205,7 @@ class LockObservationTests {
 					(lock) -> "cleaned");
 			assertThat(locks.activeHolds("cleanup")).isOne();
 			await().atMost(AWAIT).until(() -> locks.activeHolds("cleanup") == 0);
+			assertThat(locks.context().getBean(ZooKeeperLockRegistry.class).keysInUse()).isZero();
 			assertThat(locks.holds("cleanup", "exclusive", "released").timer().totalTime(TimeUnit.MILLISECONDS))
 				.isGreaterThanOrEqualTo(500);
 		});

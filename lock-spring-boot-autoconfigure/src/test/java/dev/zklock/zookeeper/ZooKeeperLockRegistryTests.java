@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockTimeoutException;
+import dev.zklock.LockType;
 import dev.zklock.testsupport.ContainerNodes;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
@@ -154,6 +155,20 @@ class ZooKeeperLockRegistryTests {
 			.isThrownBy(() -> this.otherRegistry.acquire("nested", Duration.ZERO));
 		outer.release();
 		this.otherRegistry.acquire("nested", Duration.ZERO).release();
+	}
+
+	@Test
+	void delayedReleaseKeepsTheLockForTheDelayAndTellsWhenItIsDone() throws Exception {
+		AcquiredLock lock = this.registry.acquireDetached("report", LockType.EXCLUSIVE, 1, Duration.ZERO);
+		long start = System.nanoTime();
+		CompletableFuture<Void> released = lock.releaseAfter(Duration.ofMillis(400)).toCompletableFuture();
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> this.otherRegistry.acquire("report", Duration.ZERO));
+		released.get(5, TimeUnit.SECONDS);
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(400));
+		assertThat(this.registry.keysInUse()).isZero();
+		this.otherRegistry.acquire("report", Duration.ofSeconds(5)).release();
+		assertThat(lock.releaseAfter(Duration.ofSeconds(5))).isCompleted();
 	}
 
 	@Test
