@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import dev.zklock.LockAcquisitionException;
@@ -83,19 +85,25 @@ class ZooKeeperLockRegistryTests {
 		AcquiredLock held = this.registry.acquire("queue", Duration.ofSeconds(5));
 		List<Integer> served = new CopyOnWriteArrayList<>();
 		List<CompletableFuture<Void>> waiters = new ArrayList<>();
-		for (int waiter = 1; waiter <= 3; waiter++) {
-			int number = waiter;
-			ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
-			waiters.add(CompletableFuture.runAsync(() -> {
-				AcquiredLock lock = registry.acquire("queue", Duration.ofSeconds(20));
-				served.add(number);
-				lock.release();
-			}));
-			await().atMost(Duration.ofSeconds(10))
-				.until(() -> this.client.getChildren().forPath(this.registry.pathOf("queue")).size() == number + 1);
+		ExecutorService threads = Executors.newFixedThreadPool(3);
+		try {
+			for (int waiter = 1; waiter <= 3; waiter++) {
+				int number = waiter;
+				ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
+				waiters.add(CompletableFuture.runAsync(() -> {
+					AcquiredLock lock = registry.acquire("queue", Duration.ofSeconds(20));
+					served.add(number);
+					lock.release();
+				}, threads));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> this.client.getChildren().forPath(this.registry.pathOf("queue")).size() == number + 1);
+			}
+			held.release();
+			CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
 		}
-		held.release();
-		CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+		finally {
+			threads.shutdownNow();
+		}
 		assertThat(served).containsExactly(1, 2, 3);
 	}
 
