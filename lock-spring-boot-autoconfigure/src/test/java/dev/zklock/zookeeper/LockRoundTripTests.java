@@ -133,13 +133,7 @@ class LockRoundTripTests {
 		CuratorFramework observer = this.zookeeper.newClient();
 		await().until(() -> observer.getChildren().forPath(keyPath).size() == 1);
 		String created = observer.getChildren().forPath(keyPath).get(0);
-		this.proxy.dropConnections();
-		AcquiredLock lock = acquisition.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
-		assertThat(lock.isValid()).isTrue();
-		assertThat(observer.getChildren().forPath(keyPath)).containsExactly(created);
-		assertThat(lock.fencingToken()).isEqualTo(observer.checkExists().forPath(keyPath + "/" + created).getCzxid());
-		lock.release();
-		await().until(() -> observer.checkExists().forPath(keyPath).getNumChildren() == 0);
+		assertThat(lockNodeAfterReconnecting(acquisition, observer, keyPath)).isEqualTo(created);
 	}
 
 	@Test
@@ -147,13 +141,7 @@ class LockRoundTripTests {
 		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
 		Future<AcquiredLock> acquisition = startAcquisitionWith(this.proxy::loseRequests, registry, "lost-requests");
 		String keyPath = registry.pathOf("lost-requests");
-		CuratorFramework observer = this.zookeeper.newClient();
-		this.proxy.dropConnections();
-		AcquiredLock lock = acquisition.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
-		assertThat(lock.isValid()).isTrue();
-		assertThat(observer.getChildren().forPath(keyPath)).hasSize(1);
-		lock.release();
-		await().until(() -> observer.checkExists().forPath(keyPath).getNumChildren() == 0);
+		assertThat(lockNodeAfterReconnecting(acquisition, this.zookeeper.newClient(), keyPath)).contains("-lock-");
 	}
 
 	@Test
@@ -166,6 +154,26 @@ class LockRoundTripTests {
 		LockQueue.Arrival arrival = queue.enqueue(LockNodeKind.EXCLUSIVE, LockHolder.current("round-trips", true));
 		LockQueue.Arrival staleArrival = new LockQueue.Arrival(arrival.node(), readBeforeTheNodeExisted);
 		assertThat(queue.awaitTurn(staleArrival, System.nanoTime() + LONG_WAIT.toNanos())).isTrue();
+	}
+
+	/**
+	 * Drops the proxy's connections under an acquisition, then checks that it takes the
+	 * lock with exactly one node, whose creation is the lock's fencing token, and that
+	 * its release leaves no node behind.
+	 * @return the name of the lock's node
+	 */
+	private String lockNodeAfterReconnecting(Future<AcquiredLock> acquisition, CuratorFramework observer,
+			String keyPath) throws Exception {
+		this.proxy.dropConnections();
+		AcquiredLock lock = acquisition.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(lock.isValid()).isTrue();
+		List<String> nodes = observer.getChildren().forPath(keyPath);
+		assertThat(nodes).hasSize(1);
+		assertThat(lock.fencingToken())
+			.isEqualTo(observer.checkExists().forPath(keyPath + "/" + nodes.get(0)).getCzxid());
+		lock.release();
+		await().until(() -> observer.checkExists().forPath(keyPath).getNumChildren() == 0);
+		return nodes.get(0);
 	}
 
 	/**
