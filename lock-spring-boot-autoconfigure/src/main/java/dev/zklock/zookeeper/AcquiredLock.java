@@ -90,8 +90,8 @@ public final class AcquiredLock implements LockHandle {
 	 * @return a stage that completes on the registry's thread once the acquisition is
 	 * released: its hold ended, and its node handed to a waiter of this process or its
 	 * deletion sent to ZooKeeper; complete at once if the acquisition was already
-	 * released, and never complete if the registry closes first (the session's end then
-	 * deletes the node)
+	 * released, and never complete if the registry closes before the delay ends (the
+	 * session's end then deletes the node)
 	 */
 	public CompletionStage<Void> releaseAfter(Duration delay) {
 		if (this.released.compareAndSet(false, true)) {

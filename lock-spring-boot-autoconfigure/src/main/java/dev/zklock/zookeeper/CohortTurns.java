@@ -55,7 +55,8 @@ final class CohortTurns {
 			QueuedNode node = turn.leads() ? lead(cohort, entry, key, kind, holder, waitTime, deadline) : turn.node();
 			LockHold hold = new LockHold(key, node, owner);
 			this.lossDetector.register(hold);
-			if (this.lossDetector.isHeld(hold) && hold.sessionId() == this.lossDetector.currentSessionId()) {
+			if (this.lossDetector.isHeld(hold) && hold.sessionId() == this.lossDetector.currentSessionId()
+					&& hold.begin()) {
 				if (cohort != null && turn.leads()) {
 					cohort.led(node);
 				}

@@ -30,6 +30,8 @@ final class LockHold {
 
 	private volatile boolean uncertain;
 
+	private boolean begun;
+
 	private boolean ended;
 
 	private boolean holderInterrupted;
@@ -139,12 +141,34 @@ final class LockHold {
 	}
 
 	/**
-	 * Interrupts the holding thread, unless the hold has ended or belongs to no thread.
+	 * Begins the hold once its acquisition is complete, unless the lock was declared lost
+	 * meanwhile. Only a hold that began interrupts its holder when the lock is lost:
+	 * before, the holder is still acquiring, and learns of the loss from the acquisition,
+	 * which fails or starts again.
+	 * @return whether the hold began; {@code false} if the lock was already lost
+	 */
+	boolean begin() {
+		this.lock.lock();
+		try {
+			if (this.lossReason != null) {
+				return false;
+			}
+			this.begun = true;
+			return true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Interrupts the holding thread, unless the hold has not begun, has ended, or belongs
+	 * to no thread.
 	 */
 	void interruptHolder() {
 		this.lock.lock();
 		try {
-			if (!this.ended && this.holder != null) {
+			if (this.begun && !this.ended && this.holder != null) {
 				this.holderInterrupted = true;
 				this.holder.interrupt();
 			}

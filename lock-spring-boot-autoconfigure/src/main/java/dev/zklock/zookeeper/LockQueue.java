@@ -117,15 +117,28 @@ final class LockQueue {
 		if (result != KeeperException.Code.OK) {
 			throw KeeperException.create(result, event.getPath());
 		}
-		String path = event.getName();
-		Stat stat = event.getStat();
-		if (stat == null) {
-			stat = this.client.checkExists().forPath(path);
+		Stat stat = (event.getStat() != null) ? event.getStat() : statOfFoundAgain(event);
+		return new Arrival(new QueuedNode(event.getName(), kind, stat.getCzxid(), stat.getEphemeralOwner()), firstLook);
+	}
+
+	/**
+	 * Reads the stat of a node that Curator found again after a connection loss, whose
+	 * create's reply brought none. The node exists from here on: if the read fails, the
+	 * node is deleted in the background, or it would block the key until the session
+	 * ends.
+	 */
+	private Stat statOfFoundAgain(CuratorEvent created) throws Exception {
+		try {
+			Stat stat = this.client.checkExists().forPath(created.getName());
 			if (stat == null) {
-				throw new KeeperException.NoNodeException(path);
+				throw new KeeperException.NoNodeException(created.getName());
 			}
+			return stat;
 		}
-		return new Arrival(new QueuedNode(path, kind, stat.getCzxid(), stat.getEphemeralOwner()), firstLook);
+		catch (Exception ex) {
+			abandonCreated(created);
+			throw ex;
+		}
 	}
 
 	private void abandonCreated(CuratorEvent event) {
@@ -179,15 +192,35 @@ final class LockQueue {
 				read = QueueRead.now(this.client, this.keyPath, true);
 				continue;
 			}
-			CountDownLatch blockerChanged = new CountDownLatch(1);
-			Stat blocking = this.client.checkExists()
-				.usingWatcher((Watcher) (watched) -> blockerChanged.countDown())
-				.forPath(ZKPaths.makePath(this.keyPath, blocker));
-			if (blocking != null && !blockerChanged.await(remaining, TimeUnit.NANOSECONDS)) {
+			if (!awaitChangeOf(blocker, remaining)) {
 				return false;
 			}
 			read = QueueRead.now(this.client, this.keyPath, false);
 		}
+	}
+
+	/**
+	 * Waits until the blocking node changes (in practice: is deleted). The watch is set
+	 * with a read of the node's data, not with an existence check: a data watch is set
+	 * only on a node that exists, and goes when the node does, while an existence check
+	 * of a node already gone would leave a watch for its creation, which never comes for
+	 * a sequential name, for as long as the session lives.
+	 * @param blocker the name of the blocking node
+	 * @param remainingNanos how long to wait at most
+	 * @return whether the node changed or was already gone; {@code false} if the time
+	 * passed first
+	 */
+	private boolean awaitChangeOf(String blocker, long remainingNanos) throws Exception {
+		CountDownLatch blockerChanged = new CountDownLatch(1);
+		try {
+			this.client.getData()
+				.usingWatcher((Watcher) (watched) -> blockerChanged.countDown())
+				.forPath(ZKPaths.makePath(this.keyPath, blocker));
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return true;
+		}
+		return blockerChanged.await(remainingNanos, TimeUnit.NANOSECONDS);
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.zklock.LockAcquisitionException;
@@ -157,13 +158,22 @@ final class QueueTurns {
 
 	/**
 	 * Deletes a held node, waiting at most {@link #RELEASE_TIMEOUT} for ZooKeeper to
-	 * confirm it; an unconfirmed deletion is logged and goes on in the background.
+	 * confirm it; an unconfirmed deletion is logged and goes on in the background, and so
+	 * does every deletion once the registry is closed.
 	 * @param queue the node's queue
 	 * @param node the node
 	 * @param key the lock key, for messages
 	 */
 	void leave(LockQueue queue, QueuedNode node, String key) {
-		OverdueInterrupter.Watch watch = this.overdueInterrupter.watch(System.nanoTime() + RELEASE_TIMEOUT.toNanos());
+		OverdueInterrupter.Watch watch;
+		try {
+			watch = this.overdueInterrupter.watch(System.nanoTime() + RELEASE_TIMEOUT.toNanos());
+		}
+		catch (RejectedExecutionException ex) {
+			// the registry is closed, so nothing would cut a long wait short
+			abandon(queue, node, key);
+			return;
+		}
 		try {
 			queue.leave(node);
 		}

@@ -81,7 +81,7 @@ public final class ZooKeeperLock implements Lock {
 	@Override
 	public boolean tryLock() {
 		try {
-			held().push(this.registry.acquire(this.key, Duration.ZERO));
+			hold(this.registry.acquire(this.key, Duration.ZERO));
 			return true;
 		}
 		catch (LockTimeoutException ex) {
@@ -104,7 +104,7 @@ public final class ZooKeeperLock implements Lock {
 			throw new InterruptedException("Interrupted before acquiring lock '" + this.key + "'");
 		}
 		try {
-			held().push(this.registry.acquire(this.key, Duration.ofNanos(Math.max(0, unit.toNanos(time)))));
+			hold(this.registry.acquire(this.key, Duration.ofNanos(Math.max(0, unit.toNanos(time)))));
 			return true;
 		}
 		catch (LockTimeoutException ex) {
@@ -150,8 +150,12 @@ public final class ZooKeeperLock implements Lock {
 				+ "database row) and poll it under the lock");
 	}
 
-	private Deque<AcquiredLock> held() {
-		return this.heldByThread.computeIfAbsent(Thread.currentThread(), (thread) -> new ArrayDeque<>());
+	/**
+	 * Records an acquisition of the calling thread; only once it succeeded, so that a
+	 * thread whose attempts fail is never kept in the map.
+	 */
+	private void hold(AcquiredLock acquired) {
+		this.heldByThread.computeIfAbsent(Thread.currentThread(), (thread) -> new ArrayDeque<>()).push(acquired);
 	}
 
 	@Override

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -13,6 +14,8 @@ import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockException;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.LockType;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import dev.zklock.zookeeper.LockQueue.QueuedNode;
@@ -40,6 +43,8 @@ import org.springframework.util.Assert;
  * choice.
  */
 public class ZooKeeperLockRegistry implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(ZooKeeperLockRegistry.class);
 
 	private final CuratorFramework client;
 
@@ -160,7 +165,9 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * @return the acquisition, to be released by the calling thread
 	 * @throws LockTimeoutException if another holder kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
-	 * time, failed, or the thread was interrupted (its interrupt flag stays set)
+	 * time, failed, the thread was interrupted (its interrupt flag stays set), the thread
+	 * holds the key already and that hold was lost (a nested acquisition never starts
+	 * under a lock known to be lost), or the registry is closed
 	 */
 	public AcquiredLock acquire(String key, Duration waitTime) {
 		return acquire(key, LockType.EXCLUSIVE, 1, waitTime);
@@ -177,8 +184,9 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * @return the acquisition, to be released by the calling thread
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
-	 * time, failed, other holders use the key as another type of lock, or the thread was
-	 * interrupted (its interrupt flag stays set)
+	 * time, failed, other holders use the key as another type of lock, the thread was
+	 * interrupted (its interrupt flag stays set), the thread holds the key already and
+	 * that hold was lost, or the registry is closed
 	 * @throws IllegalStateException if the thread holds the key's read lock and asks for
 	 * its write or exclusive lock, which would deadlock
 	 */
@@ -200,14 +208,18 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * @return the acquisition, to be released once, by any thread
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
-	 * time, failed, other holders use the key as another type of lock, or the thread was
-	 * interrupted (its interrupt flag stays set)
+	 * time, failed, other holders use the key as another type of lock, the thread was
+	 * interrupted (its interrupt flag stays set), or the registry is closed
 	 */
 	public AcquiredLock acquireDetached(String key, LockType type, int permits, Duration waitTime) {
 		return acquire(key, LockNodeKind.of(type, permits), waitTime, null);
 	}
 
 	private AcquiredLock acquire(String key, LockNodeKind kind, Duration waitTime, @Nullable Thread owner) {
+		if (this.scheduler.isShutdown()) {
+			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': the lock registry is closed",
+					null);
+		}
 		long deadline = System.nanoTime() + waitTime.toNanos();
 		LockEntry entry = this.entries.retain(pathOf(key));
 		LockHold current = (owner != null && !(kind instanceof LockNodeKind.Permit)) ? entry.holds.get(owner) : null;
@@ -217,6 +229,13 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 				throw new IllegalStateException("The current thread holds the read lock of '" + key
 						+ "' and asks for its exclusive (write) lock: that upgrade would wait for itself; "
 						+ "release the read lock first");
+			}
+			if (!isHeld(current) && current.lossReason() != null) {
+				this.entries.dispose(entry);
+				throw new LockAcquisitionException(key,
+						"Could not re-enter lock '" + key + "': the current thread's hold of it (fencing token "
+								+ current.fencingToken() + ") was lost: " + current.lossReason(),
+						null);
 			}
 			current.enter();
 			return new AcquiredLock(this, entry, current);
@@ -265,12 +284,13 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			this.entries.dispose(entry);
 			return;
 		}
-		boolean interrupted = Thread.interrupted();
+		boolean interrupted = false;
 		try {
 			boolean handOff = isHeld(hold);
-			if (end(entry, hold) && hold.holder() == Thread.currentThread()) {
-				interrupted = false;
-			}
+			boolean interruptedForLoss = end(entry, hold);
+			// read only now: the policy may interrupt the holder until its hold ends,
+			// from the check above too, and never afterwards
+			interrupted = Thread.interrupted() && !(interruptedForLoss && hold.holder() == Thread.currentThread());
 			QueuedNode released = this.cohortTurns.giveBack(entry, hold, handOff);
 			if (released != null) {
 				this.turns.leave(entry.queue, released, hold.key());
@@ -291,6 +311,17 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 */
 	CompletableFuture<Void> releaseAfter(LockEntry entry, LockHold hold, Duration delay) {
 		CompletableFuture<Void> released = new CompletableFuture<>();
+		try {
+			scheduleRelease(entry, hold, delay, released);
+		}
+		catch (RejectedExecutionException ex) {
+			logger.debug("Lock '" + hold.key() + "' stays held until the ZooKeeper session ends: its registry closed "
+					+ "before its delayed release was scheduled");
+		}
+		return released;
+	}
+
+	private void scheduleRelease(LockEntry entry, LockHold hold, Duration delay, CompletableFuture<Void> released) {
 		this.scheduler.schedule(() -> {
 			try {
 				if (hold.exit()) {
@@ -307,7 +338,6 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 				released.complete(null);
 			}
 		}, delay.toNanos(), TimeUnit.NANOSECONDS);
-		return released;
 	}
 
 	/**
@@ -347,6 +377,9 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	/**
 	 * Stops watching the client's connection and the background thread that enforces
 	 * deadlines and detects pauses. The client stays open: it belongs to its owner.
+	 * Afterwards, acquisitions fail, releases delete their nodes in the background, and
+	 * delayed releases not yet done never happen: the end of the client's session deletes
+	 * their nodes.
 	 */
 	@Override
 	public void close() {

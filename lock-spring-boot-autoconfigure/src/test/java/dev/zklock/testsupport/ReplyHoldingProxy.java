@@ -32,6 +32,9 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 	 */
 	public static final int GET_CHILDREN2 = 12;
 
+	/** ZooKeeper's operation code of an existence check. */
+	public static final int EXISTS = 3;
+
 	private static final int PING = 11;
 
 	private final ServerSocket listener;
@@ -47,6 +50,8 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 	private boolean holding;
 
 	private volatile boolean losingRequests;
+
+	private volatile int holdFromOpCode = -1;
 
 	private ReplyHoldingProxy(ServerSocket listener, InetSocketAddress server) {
 		this.listener = listener;
@@ -84,6 +89,16 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 		synchronized (this.gate) {
 			this.holding = true;
 		}
+	}
+
+	/**
+	 * Holds every reply back, until {@link #releaseReplies()}, once a request of the
+	 * given type has been sent: the replies to that request and to everything before it
+	 * that has not been answered yet are held too.
+	 * @param opCode the operation code of the request, such as {@link #EXISTS}
+	 */
+	public void holdRepliesFrom(int opCode) {
+		this.holdFromOpCode = opCode;
 	}
 
 	/**
@@ -175,6 +190,10 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 							| (frame[7] & 0xff);
 					if (type != PING) {
 						this.requests.add(type);
+					}
+					if (type == this.holdFromOpCode) {
+						this.holdFromOpCode = -1;
+						holdReplies();
 					}
 				}
 				if (connected && this.losingRequests) {

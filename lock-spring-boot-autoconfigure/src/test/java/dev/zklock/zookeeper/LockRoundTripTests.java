@@ -15,6 +15,9 @@ import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +31,8 @@ import static org.awaitility.Awaitility.await;
  * What an uncontended lock costs in ZooKeeper operations and round trips: the queue
  * protocol's three operations, and the read of the queue sent right behind the create, so
  * that acquiring takes one round trip. Also how that pair recovers when its requests or
- * replies are lost with the connection, or its read does not show the node.
+ * replies are lost with the connection, or its read does not show the node, and that a
+ * waiter leaves neither nodes nor watches behind.
  */
 class LockRoundTripTests {
 
@@ -109,15 +113,11 @@ class LockRoundTripTests {
 	@Test
 	void nodeCreatedAfterTheAcquisitionGaveUpIsDeleted() throws Exception {
 		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
-		createUnreapedKeyNode(registry, "late");
 		String keyPath = registry.pathOf("late");
 		CuratorFramework observer = this.zookeeper.newClient();
-		this.proxy.holdReplies();
-		Future<AcquiredLock> acquisition = this.threads.submit(() -> registry.acquire("late", Duration.ofMillis(200)));
-		await().until(() -> observer.getChildren().forPath(keyPath).size() == 1);
-		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> acquisition.get(10, TimeUnit.SECONDS))
-			.withCauseInstanceOf(LockAcquisitionException.class)
-			.withMessageContaining("did not answer in time");
+		Future<AcquiredLock> acquisition = startUnansweredAcquisition(registry, "late", Duration.ofMillis(200),
+				observer);
+		assertCutShortForNoAnswer(acquisition);
 		this.proxy.releaseReplies();
 		await().until(() -> observer.checkExists().forPath(keyPath).getNumChildren() == 0);
 		AcquiredLock next = registry.acquire("late", LONG_WAIT);
@@ -142,6 +142,42 @@ class LockRoundTripTests {
 		Future<AcquiredLock> acquisition = startAcquisitionWith(this.proxy::loseRequests, registry, "lost-requests");
 		String keyPath = registry.pathOf("lost-requests");
 		assertThat(lockNodeAfterReconnecting(acquisition, this.zookeeper.newClient(), keyPath)).contains("-lock-");
+	}
+
+	@Test
+	void nodeFoundAgainWhoseStatCannotBeReadIsDeleted() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		String keyPath = registry.pathOf("found-again");
+		CuratorFramework observer = this.zookeeper.newClient();
+		Future<AcquiredLock> acquisition = startUnansweredAcquisition(registry, "found-again", Duration.ofSeconds(3),
+				observer);
+		this.proxy.holdRepliesFrom(ReplyHoldingProxy.EXISTS);
+		this.proxy.dropConnections();
+		assertCutShortForNoAnswer(acquisition);
+		this.proxy.releaseReplies();
+		await().until(() -> observer.getChildren().forPath(keyPath).isEmpty());
+		registry(this.zookeeper.newClient()).acquire("found-again", Duration.ZERO).release();
+		assertThat(registry.keysInUse()).isZero();
+	}
+
+	@Test
+	void waiterWhoseBlockerIsGoneBeforeItsWatchIsSetLeavesNoWatchBehind() throws Exception {
+		ZooKeeperLockRegistry holder = registry(this.zookeeper.newClient());
+		ZooKeeperLockRegistry waiter = registry(this.proxiedClient);
+		String keyPath = waiter.pathOf("watched");
+		CuratorFramework observer = this.zookeeper.newClient();
+		AcquiredLock held = holder.acquire("watched", LONG_WAIT);
+		String blocker = keyPath + "/" + observer.getChildren().forPath(keyPath).get(0);
+		this.proxy.holdReplies();
+		Future<AcquiredLock> acquisition = this.threads.submit(() -> waiter.acquire("watched", LONG_WAIT));
+		await().until(() -> observer.getChildren().forPath(keyPath).size() == 2);
+		held.release();
+		this.proxy.releaseReplies();
+		acquisition.get(10, TimeUnit.SECONDS).release();
+		assertThat(observer.checkExists().forPath(blocker)).isNull();
+		ZooKeeper waitersZooKeeper = this.proxiedClient.getZookeeperClient().getZooKeeper();
+		assertThatExceptionOfType(KeeperException.NoWatcherException.class)
+			.isThrownBy(() -> waitersZooKeeper.removeAllWatches(blocker, Watcher.WatcherType.Any, true));
 	}
 
 	@Test
@@ -195,6 +231,25 @@ class LockRoundTripTests {
 			.until(this.proxy::requests,
 					(sent) -> sent.equals(List.of(ReplyHoldingProxy.CREATE2, ReplyHoldingProxy.GET_CHILDREN2)));
 		return acquisition;
+	}
+
+	/**
+	 * Starts acquiring a key through the proxy with its replies held back, and waits
+	 * until the server has created the acquisition's node.
+	 */
+	private Future<AcquiredLock> startUnansweredAcquisition(ZooKeeperLockRegistry registry, String key,
+			Duration waitTime, CuratorFramework observer) throws Exception {
+		createUnreapedKeyNode(registry, key);
+		this.proxy.holdReplies();
+		Future<AcquiredLock> acquisition = this.threads.submit(() -> registry.acquire(key, waitTime));
+		await().until(() -> observer.getChildren().forPath(registry.pathOf(key)).size() == 1);
+		return acquisition;
+	}
+
+	private static void assertCutShortForNoAnswer(Future<AcquiredLock> acquisition) {
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> acquisition.get(10, TimeUnit.SECONDS))
+			.withCauseInstanceOf(LockAcquisitionException.class)
+			.withMessageContaining("did not answer in time");
 	}
 
 	/**

@@ -4,8 +4,12 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockLostException;
 import dev.zklock.LockTemplate;
 import dev.zklock.testsupport.ZooKeeperTestServer;
@@ -70,8 +74,7 @@ class LostLockTests {
 
 	@Test
 	void interruptActionInterruptsTheHolderAndTheInterruptEndsWithTheHold() throws Exception {
-		LockTemplate template = template(this.zookeeper.newClient(),
-				new LostLockPolicy(LostLockPolicy.Trigger.SUSPENDED, EnumSet.of(LostLockPolicy.Action.INTERRUPT)));
+		LockTemplate template = template(this.zookeeper.newClient(), interruptingOnSuspension());
 		long start = System.nanoTime();
 		String result = template.execute("batch", (lock) -> {
 			CompletableFuture.runAsync(this::stopServer);
@@ -87,6 +90,60 @@ class LostLockTests {
 		assertThat(result).isEqualTo("interrupted");
 		assertThat(Thread.currentThread().isInterrupted()).isFalse();
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(AWAIT);
+	}
+
+	@Test
+	void lossThatTheReleaseFindsFirstLeavesNoInterruptBehind() throws Exception {
+		CuratorFramework client = this.zookeeper.newClient();
+		ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(client, "/locks", interruptingOnSuspension());
+		CountDownLatch connectionEventsGoOn = new CountDownLatch(1);
+		holdUpConnectionEvents(client, connectionEventsGoOn);
+		try {
+			AcquiredLock lock = registry.acquire("news", Duration.ofSeconds(5));
+			this.zookeeper.stop();
+			await().atMost(AWAIT).until(() -> !client.getZookeeperClient().isConnected());
+			lock.release();
+			assertThat(Thread.interrupted()).isFalse();
+			assertThat(lock.getLossReason()).contains("suspended");
+		}
+		finally {
+			connectionEventsGoOn.countDown();
+		}
+	}
+
+	@Test
+	void lossDeclaredBeforeAHoldBeginsDoesNotInterruptTheThreadStillAcquiringIt() throws Exception {
+		CuratorFramework client = this.zookeeper.newClient();
+		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+		try {
+			LockLossDetector detector = new LockLossDetector(client, interruptingOnSuspension(), scheduler);
+			LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/arriving/_c_1-lock-0000000000",
+					LockNodeKind.EXCLUSIVE, 1, client.getZookeeperClient().getZooKeeper().getSessionId());
+			LockHold arriving = new LockHold("arriving", node, Thread.currentThread());
+			detector.register(arriving);
+			this.zookeeper.stop();
+			await().atMost(AWAIT).until(() -> arriving.lossReason() != null);
+			assertThat(detector.isHeld(arriving)).isFalse();
+			assertThat(arriving.begin()).isFalse();
+			assertThat(Thread.interrupted()).isFalse();
+		}
+		finally {
+			scheduler.shutdownNow();
+		}
+	}
+
+	@Test
+	void threadWhoseHoldWasLostCannotEnterItAgain() throws Exception {
+		ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
+		AcquiredLock outer = registry.acquire("nested", Duration.ofSeconds(5));
+		this.zookeeper.stop();
+		await().atMost(AWAIT).until(outer::isLost);
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> registry.acquire("nested", Duration.ZERO))
+			.withMessageContaining("re-enter lock 'nested'")
+			.withMessageContaining("suspended");
+		outer.release();
+		assertThat(registry.keysInUse()).isZero();
 	}
 
 	@Test
@@ -154,6 +211,41 @@ class LostLockTests {
 		}
 		finally {
 			lock.release();
+		}
+	}
+
+	private static LostLockPolicy interruptingOnSuspension() {
+		return new LostLockPolicy(LostLockPolicy.Trigger.SUSPENDED, EnumSet.of(LostLockPolicy.Action.INTERRUPT));
+	}
+
+	/**
+	 * Keeps Curator from telling the client's listeners of connection changes until the
+	 * latch opens: stops and restarts the server, and blocks Curator's event thread in
+	 * the first event that follows, while the client reconnects.
+	 */
+	private void holdUpConnectionEvents(CuratorFramework client, CountDownLatch eventsGoOn) throws Exception {
+		CountDownLatch blocked = new CountDownLatch(1);
+		client.getConnectionStateListenable().addListener((source, state) -> {
+			if (blocked.getCount() > 0) {
+				blocked.countDown();
+				awaitUninterruptibly(eventsGoOn);
+			}
+		});
+		this.zookeeper.stop();
+		blocked.await(AWAIT.toSeconds(), TimeUnit.SECONDS);
+		this.zookeeper.restart();
+		await().atMost(AWAIT).until(() -> client.getZookeeperClient().isConnected());
+	}
+
+	private static void awaitUninterruptibly(CountDownLatch latch) {
+		while (true) {
+			try {
+				latch.await();
+				return;
+			}
+			catch (InterruptedException ex) {
+				// the latch opens at the end of the test
+			}
 		}
 	}
 

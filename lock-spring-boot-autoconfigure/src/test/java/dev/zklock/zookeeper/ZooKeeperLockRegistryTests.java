@@ -180,6 +180,25 @@ class ZooKeeperLockRegistryTests {
 	}
 
 	@Test
+	void closedRegistryRefusesAcquisitionsAndStillReleases() throws Exception {
+		AcquiredLock held = this.registry.acquire("closing", Duration.ofSeconds(5));
+		AcquiredLock kept = this.registry.acquireDetached("kept", LockType.EXCLUSIVE, 1, Duration.ofSeconds(5));
+		this.registry.close();
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> this.registry.acquire("another", Duration.ofSeconds(5)))
+			.withMessageContaining("'another'")
+			.withMessageContaining("registry is closed");
+		held.release();
+		this.otherRegistry.acquire("closing", Duration.ofSeconds(5)).release();
+		CompletableFuture<Void> keptReleased = kept.releaseAfter(Duration.ofMillis(1)).toCompletableFuture();
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> this.otherRegistry.acquire("kept", Duration.ofMillis(500)));
+		assertThat(keptReleased).isNotDone();
+		this.client.close();
+		this.otherRegistry.acquire("kept", Duration.ofSeconds(5)).release();
+	}
+
+	@Test
 	void keysAreForgottenWhenNoThreadUsesThem() {
 		for (int i = 0; i < 100; i++) {
 			this.registry.acquire("key-" + i, Duration.ofSeconds(5)).release();

@@ -1,9 +1,11 @@
 package dev.zklock.zookeeper;
 
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.zklock.LockTemplate;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The {@link java.util.concurrent.locks.Lock} view against a holder in another session.
@@ -121,12 +124,33 @@ class ZooKeeperLockTests {
 	}
 
 	@Test
+	void failedTryLockKeepsNoHoldOfTheThread() throws Exception {
+		AcquiredLock held = this.otherProcess.acquire("view", Duration.ZERO);
+		ZooKeeperLock lock = this.registry.obtain("view");
+		AtomicBoolean acquired = new AtomicBoolean(true);
+		WeakReference<Thread> trier = runOnItsOwnThread(() -> acquired.set(lock.tryLock()));
+		assertThat(acquired).isFalse();
+		await().atMost(Duration.ofSeconds(10)).until(() -> {
+			System.gc();
+			return trier.get() == null;
+		});
+		held.release();
+	}
+
+	@Test
 	void unlockWithoutHoldingAndConditionsAreRefused() {
 		ZooKeeperLock lock = this.registry.obtain("view");
 		assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::unlock)
 			.withMessageContaining("'view'");
 		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(lock::newCondition)
 			.withMessageContaining("distributed lock, which has no conditions");
+	}
+
+	private static WeakReference<Thread> runOnItsOwnThread(Runnable task) throws InterruptedException {
+		Thread thread = new Thread(task);
+		thread.start();
+		thread.join();
+		return new WeakReference<>(thread);
 	}
 
 	private static void sleep(long millis) {
