@@ -39,6 +39,17 @@ public record HandOffPolicy(boolean enabled, int maxHandOffs, Duration maxTime) 
 	}
 
 	/**
+	 * The time budget in nanoseconds, {@link Long#MAX_VALUE} for a budget too long to
+	 * count in nanoseconds (about 292 years, or {@code ChronoUnit.FOREVER}): no time
+	 * bound.
+	 * @return the time budget in nanoseconds
+	 */
+	long maxTimeNanos() {
+		return (this.maxTime.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0) ? Long.MAX_VALUE
+				: this.maxTime.toNanos();
+	}
+
+	/**
 	 * The default policy: up to 64 hand-offs in a row, within 50 milliseconds of the
 	 * ZooKeeper acquisition.
 	 * @return the default policy

@@ -189,7 +189,7 @@ final class LockCohort {
 
 	private boolean acceptsHolder() {
 		return (this.shared || this.holders == 0) && !this.retired && this.handOffs < this.policy.maxHandOffs()
-				&& System.nanoTime() - this.nodeAcquiredAt < this.policy.maxTime().toNanos();
+				&& System.nanoTime() - this.nodeAcquiredAt < this.policy.maxTimeNanos();
 	}
 
 	/**

@@ -332,9 +332,9 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 						this.turns.abandon(entry.queue, node, hold.key());
 					}
 				}
-				this.entries.dispose(entry);
 			}
 			finally {
+				this.entries.dispose(entry);
 				released.complete(null);
 			}
 		}, delay.toNanos(), TimeUnit.NANOSECONDS);

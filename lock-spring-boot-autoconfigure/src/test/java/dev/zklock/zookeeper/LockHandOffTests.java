@@ -1,6 +1,7 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -71,6 +72,20 @@ class LockHandOffTests {
 		assertThatExceptionOfType(LockTimeoutException.class).isThrownBy(() -> other.acquire("hot", Duration.ZERO));
 		this.threads.submit(taken::release).get();
 		other.acquire("hot", Duration.ZERO).release();
+		assertThat(registry.keysInUse()).isZero();
+	}
+
+	@Test
+	void timeBudgetTooLongToCountInNanosecondsPutsNoTimeBound() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, ChronoUnit.FOREVER.getDuration()));
+		HeldByThread first = HeldByThread.start(this.threads, registry, "forever", LockType.EXCLUSIVE);
+		Future<AcquiredLock> second = this.threads.submit(() -> registry.acquire("forever", LONG_WAIT));
+		await().until(() -> registry.waitingLocks().size() == 1);
+		first.release();
+		AcquiredLock taken = second.get(10, TimeUnit.SECONDS);
+		assertThat(taken.fencingToken()).isEqualTo(first.lock.fencingToken());
+		this.threads.submit(taken::release).get();
+		registry(HandOffPolicy.defaults(), this.zookeeper.newClient()).acquire("forever", Duration.ZERO).release();
 		assertThat(registry.keysInUse()).isZero();
 	}
 
