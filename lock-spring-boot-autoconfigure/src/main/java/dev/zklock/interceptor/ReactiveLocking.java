@@ -3,6 +3,7 @@ package dev.zklock.interceptor;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.zklock.LockException;
 import dev.zklock.LockRequest;
@@ -26,17 +27,21 @@ final class ReactiveLocking {
 	/**
 	 * A {@code Mono} that locks, calls the method, and completes after the lock is
 	 * released (with {@link dev.zklock.LockLostException} if it was lost meanwhile and
-	 * the lost-lock policy raises losses).
+	 * the lost-lock policy raises losses). Cancelling it cancels the method's
+	 * {@code Mono}, which releases the lock.
 	 */
 	static Mono<Object> mono(LockTemplate template, LockRequest request, MethodInvocation invocation,
 			LockFailureResponse onFailure) {
 		return Mono.defer(() -> {
 			AtomicBoolean acquired = new AtomicBoolean();
+			AtomicReference<CompletableFuture<Object>> work = new AtomicReference<>();
 			CompletableFuture<Object> result;
 			try {
 				result = template.executeAsync(request, (lock) -> {
 					acquired.set(true);
-					return ReactiveLocking.<Mono<Object>>proceed(invocation).toFuture();
+					CompletableFuture<Object> running = ReactiveLocking.<Mono<Object>>proceed(invocation).toFuture();
+					work.set(running);
+					return running;
 				});
 			}
 			catch (LockException ex) {
@@ -45,7 +50,7 @@ final class ReactiveLocking {
 				}
 				return ReactiveLocking.<Mono<Object>>respond(onFailure, ex, invocation);
 			}
-			return Mono.fromFuture(result);
+			return Mono.fromFuture(result).doOnCancel(() -> work.get().cancel(true));
 		}).subscribeOn(Schedulers.boundedElastic());
 	}
 
@@ -90,8 +95,9 @@ final class ReactiveLocking {
 
 	@SuppressWarnings("unchecked")
 	private static <P> P proceed(MethodInvocation invocation) {
+		Object result;
 		try {
-			return (P) invocation.proceed();
+			result = invocation.proceed();
 		}
 		catch (RuntimeException | Error ex) {
 			throw ex;
@@ -100,6 +106,11 @@ final class ReactiveLocking {
 			throw new UndeclaredThrowableException(ex, "@DistributedLock method " + invocation.getMethod().getName()
 					+ " threw a checked exception instead of returning its result");
 		}
+		if (result == null) {
+			throw new IllegalStateException("@DistributedLock method " + invocation.getMethod().toGenericString()
+					+ " returned null instead of a " + invocation.getMethod().getReturnType().getSimpleName());
+		}
+		return (P) result;
 	}
 
 	@SuppressWarnings("unchecked")
