@@ -8,6 +8,8 @@ import dev.zklock.observation.LockObservationContext.Outcome;
 import dev.zklock.zookeeper.AcquiredLock;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * {@link ObservationRegistry#NOOP} no context is even made.
  */
 final class LockObservations {
+
+	private static final Log logger = LogFactory.getLog(LockObservations.class);
 
 	private final ObservationRegistry registry;
 
@@ -54,25 +58,43 @@ final class LockObservations {
 		return new ObservedLock(lock, request, acquiredAt, start(DefaultLockObservationConvention.HOLD, request));
 	}
 
+	/**
+	 * Starts an observation. A handler that fails is logged and does not stop the
+	 * locking, which must release whatever it acquired.
+	 */
 	private Observation start(DefaultLockObservationConvention convention, LockRequest request) {
 		String name = (request.name() != null) ? request.name() : LockRequest.UNNAMED;
-		return Observation
-			.createNotStarted(null, convention, () -> new LockObservationContext(name, request.type(), request.key()),
-					this.registry)
-			.start();
+		Observation observation = Observation.createNotStarted(null, convention,
+				() -> new LockObservationContext(name, request.type(), request.key()), this.registry);
+		try {
+			observation.start();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("An observation handler failed at the start of " + observation.getContext().getName()
+					+ " for lock '" + request.key() + "'; the lock is not affected", ex);
+		}
+		return observation;
 	}
 
 	/**
-	 * Ends an observation with its outcome, and the failure that ended it, if any.
+	 * Ends an observation with its outcome, and the failure that ended it, if any. A
+	 * handler that fails is logged: the lock's own outcome, or the exception of its
+	 * protected code, is what reaches the caller.
 	 */
 	static void stop(Observation observation, Outcome outcome, @Nullable Throwable failure) {
-		if (observation.getContext() instanceof LockObservationContext context) {
-			context.setOutcome(outcome);
+		try {
+			if (observation.getContext() instanceof LockObservationContext context) {
+				context.setOutcome(outcome);
+			}
+			if (failure != null) {
+				observation.error(failure);
+			}
+			observation.stop();
 		}
-		if (failure != null) {
-			observation.error(failure);
+		catch (RuntimeException ex) {
+			logger.warn("An observation handler failed at the end of " + observation.getContext().getName()
+					+ " (outcome " + outcome + "); the lock is not affected", ex);
 		}
-		observation.stop();
 	}
 
 }
