@@ -152,6 +152,7 @@ public class LockTemplate {
 		}
 		catch (Exception ex) {
 			addLoss(ex, end(lock));
+			keepInterrupt(ex);
 			throw new UndeclaredThrowableException(ex, "Work under lock '" + request.key() + "' failed");
 		}
 		LockLostException lost = end(lock);
@@ -250,6 +251,7 @@ public class LockTemplate {
 		}
 		catch (Exception ex) {
 			addLoss(ex, end(lock));
+			keepInterrupt(ex);
 			throw new UndeclaredThrowableException(ex, "Work under lock '" + request.key() + "' failed to start");
 		}
 		finally {
@@ -317,6 +319,16 @@ public class LockTemplate {
 	 * Tells the caller of failed protected code that it also lost its lock, unless the
 	 * failure is that very loss, raised by an inner hold of the same lock.
 	 */
+	/**
+	 * Sets the interrupt flag again for an {@link InterruptedException}, which cleared
+	 * it, before it is wrapped: the caller's thread is still interrupted.
+	 */
+	private static void keepInterrupt(Exception ex) {
+		if (ex instanceof InterruptedException) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	private static void addLoss(Throwable failure, @Nullable LockLostException lost) {
 		if (lost != null && !(failure instanceof LockLostException inner && inner.getKey().equals(lost.getKey()))) {
 			failure.addSuppressed(lost);

@@ -49,6 +49,24 @@ class LockTemplateTests {
 	}
 
 	@Test
+	void interruptedCallbackLeavesTheThreadInterrupted() {
+		try {
+			assertThatExceptionOfType(UndeclaredThrowableException.class)
+				.isThrownBy(() -> template.execute("sleepy", (lock) -> {
+					Thread.currentThread().interrupt();
+					Thread.sleep(10_000);
+					return "never";
+				}))
+				.withCauseInstanceOf(InterruptedException.class);
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		assertThat(otherProcess.<String>execute("sleepy", (lock) -> "free")).isEqualTo("free");
+	}
+
+	@Test
 	void handleIsInvalidAfterTheCallback() {
 		LockHandle handle = template.execute("escaped", (lock) -> lock);
 		assertThat(handle.isValid()).isFalse();
