@@ -20,6 +20,9 @@ final class CohortTurns {
 
 	private static final Log logger = LogFactory.getLog(CohortTurns.class);
 
+	private static final Runnable NO_COHORT = () -> {
+	};
+
 	private final QueueTurns queueTurns;
 
 	private final LockLossDetector lossDetector;
@@ -53,7 +56,7 @@ final class CohortTurns {
 				throw timeout(entry, key, waitTime);
 			}
 			QueuedNode node = turn.leads() ? lead(cohort, entry, key, kind, holder, waitTime, deadline) : turn.node();
-			LockHold hold = new LockHold(key, node, owner);
+			LockHold hold = new LockHold(key, node, owner, (cohort != null) ? () -> cohort.retire(node) : NO_COHORT);
 			this.lossDetector.register(hold);
 			if (this.lossDetector.isHeld(hold) && hold.sessionId() == this.lossDetector.currentSessionId()
 					&& hold.begin()) {

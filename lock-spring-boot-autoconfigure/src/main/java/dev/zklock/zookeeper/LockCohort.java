@@ -126,6 +126,23 @@ final class LockCohort {
 	}
 
 	/**
+	 * Takes no more holders on a node whose lock became uncertain or was lost: its
+	 * current holders keep it until they leave, and it is then released to ZooKeeper.
+	 * @param doubted the node
+	 */
+	void retire(QueuedNode doubted) {
+		this.lock.lock();
+		try {
+			if (doubted.equals(this.node)) {
+				this.retired = true;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
 	 * A holder leaves the cohort's node: it passes to the next waiter, or stays with the
 	 * other holders of a shared node, or is released.
 	 * @param handOff whether the node may pass on; {@code false} when its lock may have

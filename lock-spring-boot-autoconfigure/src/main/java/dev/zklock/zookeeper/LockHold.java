@@ -36,10 +36,22 @@ final class LockHold {
 
 	private boolean holderInterrupted;
 
-	LockHold(String key, LockQueue.QueuedNode node, @Nullable Thread holder) {
+	private final Runnable inDoubt;
+
+	/**
+	 * Creates a hold.
+	 * @param key the lock key
+	 * @param node the lock node
+	 * @param holder the holding thread, or {@code null} for a hold that belongs to no
+	 * thread
+	 * @param inDoubt runs each time the lock becomes uncertain or lost: the node then
+	 * passes to no other thread of this process
+	 */
+	LockHold(String key, LockQueue.QueuedNode node, @Nullable Thread holder, Runnable inDoubt) {
 		this.key = key;
 		this.node = node;
 		this.holder = holder;
+		this.inDoubt = inDoubt;
 	}
 
 	String key() {
@@ -115,6 +127,7 @@ final class LockHold {
 
 	void markUncertain() {
 		this.uncertain = true;
+		this.inDoubt.run();
 	}
 
 	void markCertain() {
@@ -133,11 +146,12 @@ final class LockHold {
 				return false;
 			}
 			this.lossReason = reason;
-			return true;
 		}
 		finally {
 			this.lock.unlock();
 		}
+		this.inDoubt.run();
+		return true;
 	}
 
 	/**

@@ -178,6 +178,24 @@ class LockHandOffTests {
 	}
 
 	@Test
+	void readLockLostWhileHeldTakesNoMoreReadersOfThisProcess() throws Exception {
+		CuratorFramework client = this.zookeeper.newClient(10_000);
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)), client);
+		HeldByThread first = HeldByThread.start(this.threads, registry, "doc", LockType.READ);
+		this.zookeeper.stop();
+		await().atMost(Duration.ofSeconds(10)).until(() -> first.lock.isLost());
+		this.zookeeper.restart();
+		await().atMost(Duration.ofSeconds(10)).until(() -> client.getZookeeperClient().isConnected());
+		Future<AcquiredLock> second = this.threads.submit(() -> registry.acquire("doc", LockType.READ, 1, LONG_WAIT));
+		await().until(() -> registry.waitingLocks().size() == 1);
+		first.release();
+		AcquiredLock taken = second.get(10, TimeUnit.SECONDS);
+		assertThat(taken.fencingToken()).isGreaterThan(first.lock.fencingToken());
+		assertThat(taken.isValid()).isTrue();
+		this.threads.submit(taken::release).get();
+	}
+
+	@Test
 	void everyHolderThatTookTheLockOverLearnsOfItsLoss() throws Exception {
 		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
 		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);

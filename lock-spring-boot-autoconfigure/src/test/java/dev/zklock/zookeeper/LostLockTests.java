@@ -119,7 +119,8 @@ class LostLockTests {
 			LockLossDetector detector = new LockLossDetector(client, interruptingOnSuspension(), scheduler);
 			LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/arriving/_c_1-lock-0000000000",
 					LockNodeKind.EXCLUSIVE, 1, client.getZookeeperClient().getZooKeeper().getSessionId());
-			LockHold arriving = new LockHold("arriving", node, Thread.currentThread());
+			LockHold arriving = new LockHold("arriving", node, Thread.currentThread(), () -> {
+			});
 			detector.register(arriving);
 			this.zookeeper.stop();
 			await().atMost(AWAIT).until(() -> arriving.lossReason() != null);
