@@ -319,6 +319,12 @@ public class LockTemplate {
 	 * Tells the caller of failed protected code that it also lost its lock, unless the
 	 * failure is that very loss, raised by an inner hold of the same lock.
 	 */
+	private static void addLoss(Throwable failure, @Nullable LockLostException lost) {
+		if (lost != null && !(failure instanceof LockLostException inner && inner.getKey().equals(lost.getKey()))) {
+			failure.addSuppressed(lost);
+		}
+	}
+
 	/**
 	 * Sets the interrupt flag again for an {@link InterruptedException}, which cleared
 	 * it, before it is wrapped: the caller's thread is still interrupted.
@@ -326,12 +332,6 @@ public class LockTemplate {
 	private static void keepInterrupt(Exception ex) {
 		if (ex instanceof InterruptedException) {
 			Thread.currentThread().interrupt();
-		}
-	}
-
-	private static void addLoss(Throwable failure, @Nullable LockLostException lost) {
-		if (lost != null && !(failure instanceof LockLostException inner && inner.getKey().equals(lost.getKey()))) {
-			failure.addSuppressed(lost);
 		}
 	}
 

@@ -20,6 +20,8 @@ final class LockHold {
 
 	private final @Nullable Thread holder;
 
+	private final Runnable inDoubt;
+
 	private final Instant acquiredAt = Instant.now();
 
 	private final ReentrantLock lock = new ReentrantLock();
@@ -35,8 +37,6 @@ final class LockHold {
 	private boolean ended;
 
 	private boolean holderInterrupted;
-
-	private final Runnable inDoubt;
 
 	/**
 	 * Creates a hold.
