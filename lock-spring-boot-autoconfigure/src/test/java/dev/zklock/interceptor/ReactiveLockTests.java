@@ -2,6 +2,7 @@ package dev.zklock.interceptor;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.zklock.DistributedLock;
@@ -14,6 +15,7 @@ import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -21,9 +23,14 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
- * Reactor results keep their lock from subscription until they terminate.
+ * Reactor results keep their lock from subscription until they terminate or are
+ * cancelled, and a method that returns no result at all gets an error that names it.
  */
 class ReactiveLockTests {
 
@@ -89,6 +96,55 @@ class ReactiveLockTests {
 		});
 	}
 
+	@Test
+	void cancelledMonoReleasesItsLock() {
+		this.contextRunner.run((context) -> {
+			ReactiveReports reports = context.getBean(ReactiveReports.class);
+			ZooKeeperLockRegistry registry = context.getBean(ZooKeeperLockRegistry.class);
+			Disposable subscription = reports.awaitEvent().subscribe();
+			await().atMost(Duration.ofSeconds(10)).until(() -> heldElsewhere("event"));
+			subscription.dispose();
+			await().atMost(Duration.ofSeconds(10))
+				.alias("lock released after the Mono was cancelled")
+				.until(() -> registry.keysInUse() == 0);
+		});
+	}
+
+	@Test
+	void monoThatTimesOutDownstreamReleasesItsLock() {
+		this.contextRunner.run((context) -> {
+			ReactiveReports reports = context.getBean(ReactiveReports.class);
+			assertThatThrownBy(() -> reports.awaitOtherEvent().timeout(Duration.ofMillis(500)).block())
+				.hasCauseInstanceOf(TimeoutException.class);
+			assertThatNoException().as("another process can lock the key after the timeout")
+				.isThrownBy(() -> otherProcess.acquire("other-event", Duration.ofSeconds(5)).release());
+		});
+	}
+
+	@Test
+	void monoMethodReturningNullGetsAClearErrorNotANullPointerException() {
+		this.contextRunner.run((context) -> {
+			ReactiveReports reports = context.getBean(ReactiveReports.class);
+			ZooKeeperLockRegistry registry = context.getBean(ZooKeeperLockRegistry.class);
+			assertThatIllegalStateException().isThrownBy(() -> reports.nullMono().block(Duration.ofSeconds(10)))
+				.withMessageContaining("nullMono()")
+				.withMessageContaining("returned null");
+			assertThat(registry.keysInUse()).isZero();
+		});
+	}
+
+	@Test
+	void fluxMethodReturningNullGetsAClearErrorNotANullPointerException() {
+		this.contextRunner.run((context) -> {
+			ReactiveReports reports = context.getBean(ReactiveReports.class);
+			ZooKeeperLockRegistry registry = context.getBean(ZooKeeperLockRegistry.class);
+			assertThatIllegalStateException().isThrownBy(() -> reports.nullFlux().blockLast(Duration.ofSeconds(10)))
+				.withMessageContaining("nullFlux()")
+				.withMessageContaining("returned null");
+			assertThat(registry.keysInUse()).isZero();
+		});
+	}
+
 	private static boolean heldElsewhere(String key) {
 		try {
 			otherProcess.acquire(key, Duration.ZERO).release();
@@ -133,6 +189,26 @@ class ReactiveLockTests {
 		@DistributedLock(key = "'rows'")
 		Flux<Long> endlessRows() {
 			return Flux.interval(Duration.ofMillis(20));
+		}
+
+		@DistributedLock(key = "'event'")
+		Mono<String> awaitEvent() {
+			return Mono.never();
+		}
+
+		@DistributedLock(key = "'other-event'")
+		Mono<String> awaitOtherEvent() {
+			return Mono.never();
+		}
+
+		@DistributedLock(key = "'null-mono'")
+		Mono<String> nullMono() {
+			return null;
+		}
+
+		@DistributedLock(key = "'null-flux'")
+		Flux<String> nullFlux() {
+			return null;
 		}
 
 	}
