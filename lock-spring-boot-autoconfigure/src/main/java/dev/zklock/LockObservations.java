@@ -54,8 +54,11 @@ final class LockObservations {
 			throw ex;
 		}
 		stop(observation, Outcome.ACQUIRED, null);
+		Observation hold = start(DefaultLockObservationConvention.HOLD, request);
+		// counted from after the hold's observation started, so that a minimum hold time
+		// is also the least that the observation measures
 		long acquiredAt = System.nanoTime();
-		return new ObservedLock(lock, request, acquiredAt, start(DefaultLockObservationConvention.HOLD, request));
+		return new ObservedLock(lock, request, acquiredAt, hold);
 	}
 
 	/**

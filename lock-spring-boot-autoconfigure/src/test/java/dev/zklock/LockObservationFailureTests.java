@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
@@ -50,26 +51,12 @@ class LockObservationFailureTests {
 
 	@Test
 	void handlerFailingWhenTheAcquisitionEndsChangesNothingForTheLock() {
-		withFailingHandler(Outcome.ACQUIRED, false).run((context) -> {
-			LockTemplate template = context.getBean(LockTemplate.class);
-			ZooKeeperLockRegistry registry = context.getBean(ZooKeeperLockRegistry.class);
-			assertThat(template.<String>execute("obs:acq", (lock) -> "ran")).isEqualTo("ran");
-			assertThat(registry.keysInUse()).as("keys in use after the call").isZero();
-			assertThatNoException().as("another process can lock the key")
-				.isThrownBy(() -> otherProcess.acquire("obs:acq", Duration.ofSeconds(2)).release());
-		});
+		withFailingHandler(Outcome.ACQUIRED, false).run((context) -> assertRunsAndReleases(context, "obs:acq"));
 	}
 
 	@Test
 	void handlerFailingWhenTheHoldStartsChangesNothingForTheLock() {
-		withFailingHandler(null, true).run((context) -> {
-			LockTemplate template = context.getBean(LockTemplate.class);
-			ZooKeeperLockRegistry registry = context.getBean(ZooKeeperLockRegistry.class);
-			assertThat(template.<String>execute("obs:hold", (lock) -> "ran")).isEqualTo("ran");
-			assertThat(registry.keysInUse()).as("keys in use after the call").isZero();
-			assertThatNoException().as("another process can lock the key")
-				.isThrownBy(() -> otherProcess.acquire("obs:hold", Duration.ofSeconds(2)).release());
-		});
+		withFailingHandler(null, true).run((context) -> assertRunsAndReleases(context, "obs:hold"));
 	}
 
 	@Test
@@ -110,6 +97,14 @@ class LockObservationFailureTests {
 				throw failure;
 			})).isSameAs(failure);
 		});
+	}
+
+	private static void assertRunsAndReleases(ApplicationContext context, String key) {
+		LockTemplate template = context.getBean(LockTemplate.class);
+		assertThat(template.<String>execute(key, (lock) -> "ran")).isEqualTo("ran");
+		assertThat(context.getBean(ZooKeeperLockRegistry.class).keysInUse()).as("keys in use after the call").isZero();
+		assertThatNoException().as("another process can lock the key")
+			.isThrownBy(() -> otherProcess.acquire(key, Duration.ofSeconds(2)).release());
 	}
 
 	static final class FailingHandler implements ObservationHandler<Observation.Context> {

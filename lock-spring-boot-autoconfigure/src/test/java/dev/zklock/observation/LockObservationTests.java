@@ -22,7 +22,13 @@ import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.search.RequiredSearch;
+import io.micrometer.core.instrument.search.Search;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.BeforeAll;
@@ -209,6 +215,50 @@ class LockObservationTests {
 			assertThat(locks.holds("cleanup", "exclusive", "released").timer().totalTime(TimeUnit.MILLISECONDS))
 				.isGreaterThanOrEqualTo(500);
 		});
+	}
+
+	@Test
+	void minimumHoldTimeIsMeasuredInFullWhenAHandlerIsSlowToStartTheHold() {
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		LockApplications.connectedTo(zookeeper)
+			.withBean(ObservationRegistry.class, () -> slowToStartHolds(meters, Duration.ofMillis(200)))
+			.run((context) -> {
+				context.getBean(LockTemplate.class)
+					.execute(LockRequest.exclusive("report").withName("report").withHoldAtLeast(Duration.ofMillis(500)),
+							(lock) -> "reported");
+				Search released = meters.find("distributed.lock.hold").tag("outcome", "released");
+				await().atMost(AWAIT).until(() -> released.timer() != null);
+				assertThat(released.timer().totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(500);
+			});
+	}
+
+	/**
+	 * An observation registry whose meters start timing a hold only after another handler
+	 * took its time: the hold is measured from later than the lock was acquired.
+	 */
+	private static ObservationRegistry slowToStartHolds(MeterRegistry meters, Duration delay) {
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return context instanceof LockObservationContext;
+			}
+
+			@Override
+			public void onStart(Observation.Context context) {
+				if ("distributed.lock.hold".equals(context.getName())) {
+					try {
+						Thread.sleep(delay.toMillis());
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				}
+			}
+
+		}).observationHandler(new DefaultMeterObservationHandler(meters));
+		return registry;
 	}
 
 	@Test
