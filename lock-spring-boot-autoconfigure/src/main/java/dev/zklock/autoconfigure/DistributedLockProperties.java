@@ -89,7 +89,8 @@ public class DistributedLockProperties {
 
 		/**
 		 * Most hand-offs of one ZooKeeper lock in a row before it is released to
-		 * ZooKeeper, so that other processes get their turn.
+		 * ZooKeeper, so that other processes get their turn; at most 4095, the most that
+		 * fencing tokens can count.
 		 */
 		private int maxCount = HandOffPolicy.defaults().maxHandOffs();
 
@@ -125,9 +126,10 @@ public class DistributedLockProperties {
 		}
 
 		HandOffPolicy toPolicy() {
-			if (this.maxCount < 0) {
+			if (this.maxCount < 0 || this.maxCount > HandOffPolicy.MAX_HAND_OFFS) {
 				throw new InvalidConfigurationPropertyValueException("distributed-lock.hand-off.max-count",
-						this.maxCount, "The most hand-offs in a row must not be negative.");
+						this.maxCount, "The most hand-offs in a row must be between 0 and "
+								+ HandOffPolicy.MAX_HAND_OFFS + ", the most that fencing tokens can count.");
 			}
 			if (this.maxTime.isNegative()) {
 				throw new InvalidConfigurationPropertyValueException("distributed-lock.hand-off.max-time", this.maxTime,

@@ -34,8 +34,10 @@ final class CohortTurns {
 
 	/**
 	 * Takes a lock node, from the key's cohort or in ZooKeeper, and checks that it
-	 * belongs to the current session: a node whose session ended holds nothing, and the
-	 * acquisition starts again if the wait time allows.
+	 * belongs to the current session and that nothing cast doubt on it since it was last
+	 * found held (by ZooKeeper's answer, or by the holder that handed it over): a node
+	 * whose session ended holds nothing, a doubted node is deleted, and the acquisition
+	 * starts again if the wait time allows.
 	 * @param entry the key's entry
 	 * @param key the lock key
 	 * @param kind the kind of lock
@@ -55,24 +57,47 @@ final class CohortTurns {
 			if (turn == null) {
 				throw timeout(entry, key, waitTime);
 			}
-			QueuedNode node = turn.leads() ? lead(cohort, entry, key, kind, holder, waitTime, deadline) : turn.node();
-			LockHold hold = new LockHold(key, node, owner, (cohort != null) ? () -> cohort.retire(node) : NO_COHORT);
+			boolean leads = turn.leads();
+			if (leads) {
+				turn = lead(cohort, entry, key, kind, holder, waitTime, deadline);
+			}
+			QueuedNode node = turn.node();
+			LockHold hold = new LockHold(key, node, node.fencingToken(turn.handOff()), owner,
+					(cohort != null) ? () -> cohort.retire(node) : NO_COHORT);
+			long checkedAt = this.lossDetector.doubts();
 			this.lossDetector.register(hold);
-			if (this.lossDetector.isHeld(hold) && hold.sessionId() == this.lossDetector.currentSessionId()
-					&& hold.begin()) {
-				if (cohort != null && turn.leads()) {
-					cohort.led(node);
+			if (isHeld(hold, turn, leads) && hold.begin()) {
+				if (cohort != null && leads) {
+					cohort.led(node, checkedAt);
 				}
 				return hold;
 			}
 			this.lossDetector.unregister(hold);
-			giveUp(cohort, entry, node, turn, key);
+			giveUp(cohort, entry, node, leads, key);
 			if (System.nanoTime() - deadline >= 0) {
-				throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within "
-						+ waitTime.toMillis() + "ms: the ZooKeeper session that queued for it ended", null);
+				throw new LockAcquisitionException(key,
+						"Could not acquire lock '" + key + "' within " + waitTime.toMillis()
+								+ "ms: its lock node was in doubt (a suspended connection, an ended "
+								+ "ZooKeeper session or a pause of this process) before it was held",
+						null);
 			}
-			logger.debug("The ZooKeeper session that queued for lock '" + key + "' ended; queueing again");
+			logger.debug("The lock node of '" + key + "' was in doubt before it was held; queueing again");
 		}
+	}
+
+	/**
+	 * Whether a new hold's node is held in the current session, and nothing cast doubt on
+	 * it since it was last found held. A node whose turn ZooKeeper just showed was found
+	 * held by that answer, in a session the client is still connected in: only a pause
+	 * since can have ended that session unnoticed. A node taken over from another holder
+	 * of this process was found held by that holder's check: any doubt since (a suspended
+	 * connection too, which may have been lost under the {@link LostLockPolicy}) keeps it
+	 * from passing on.
+	 */
+	private boolean isHeld(LockHold hold, LockCohort.Turn turn, boolean leads) {
+		return this.lossDetector.isHeld(hold) && hold.sessionId() == this.lossDetector.currentSessionId()
+				&& (leads ? this.lossDetector.unpausedSince(turn.checkedAt())
+						: this.lossDetector.undoubtedSince(turn.checkedAt()));
 	}
 
 	/**
@@ -82,29 +107,32 @@ final class CohortTurns {
 	 * @param hold the ended hold
 	 * @param handOff whether the node may pass on; {@code false} when its lock may have
 	 * been lost
+	 * @param checkedAt the {@link LockLossDetector#doubts() doubt count} read before the
+	 * hold's lock was found held, for the check that passing it on needs
 	 * @return the node to delete, or {@code null} if it stays held
 	 */
-	@Nullable QueuedNode giveBack(LockEntry entry, LockHold hold, boolean handOff) {
+	@Nullable QueuedNode giveBack(LockEntry entry, LockHold hold, boolean handOff, long checkedAt) {
 		LockCohort cohort = entry.cohortOf(hold.kind());
-		return (cohort != null) ? cohort.leave(handOff) : hold.node();
+		return (cohort != null) ? cohort.leave(handOff, checkedAt) : hold.node();
 	}
 
 	/**
 	 * Queues for a lock node in ZooKeeper and waits for its turn, leading the cohort if
 	 * there is one: a cohort whose leader fails is led by its next waiter.
 	 */
-	private QueuedNode lead(@Nullable LockCohort cohort, LockEntry entry, String key, LockNodeKind kind,
+	private LockCohort.Turn lead(@Nullable LockCohort cohort, LockEntry entry, String key, LockNodeKind kind,
 			Supplier<LockHolder> holder, Duration waitTime, long deadline) throws Exception {
-		QueuedNode node = null;
+		LockCohort.Turn turn = null;
 		try {
-			node = this.queueTurns.take(entry.queue, key, kind, holder.get(), waitTime, deadline);
-			if (node == null) {
+			turn = this.queueTurns.take(entry.queue, key, kind, holder.get(), waitTime, deadline,
+					this.lossDetector::pauses);
+			if (turn == null) {
 				throw timeout(entry, key, waitTime);
 			}
-			return node;
+			return turn;
 		}
 		finally {
-			if (node == null && cohort != null) {
+			if (turn == null && cohort != null) {
 				cohort.leadFailed();
 			}
 		}
@@ -114,17 +142,16 @@ final class CohortTurns {
 		return new LockTimeoutException(key, waitTime, this.queueTurns.describeHead(entry.queue));
 	}
 
-	private void giveUp(@Nullable LockCohort cohort, LockEntry entry, QueuedNode node, LockCohort.Turn turn,
-			String key) {
+	private void giveUp(@Nullable LockCohort cohort, LockEntry entry, QueuedNode node, boolean leads, String key) {
 		if (cohort == null) {
 			this.queueTurns.abandon(entry.queue, node, key);
 		}
-		else if (turn.leads()) {
+		else if (leads) {
 			this.queueTurns.abandon(entry.queue, node, key);
 			cohort.leadFailed();
 		}
 		else {
-			QueuedNode released = cohort.leave(false);
+			QueuedNode released = cohort.leave(false, 0);
 			if (released != null) {
 				this.queueTurns.abandon(entry.queue, released, key);
 			}

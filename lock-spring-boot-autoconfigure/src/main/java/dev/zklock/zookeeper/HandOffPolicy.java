@@ -11,12 +11,13 @@ import org.springframework.util.Assert;
  * bounds is reached; then the lock is released to ZooKeeper, so that the other processes
  * queued for it get their turn in order.
  * <p>
- * Threads that take a lock over share its ZooKeeper node, and so its fencing token. That
- * is safe: a hand-off happens only after the previous holder released the lock, in this
- * process, while its session provably lasted; any holder in another process comes later
- * through ZooKeeper and gets a greater token. A store that accepts tokens equal to the
- * highest it has seen therefore accepts the writes of each holder in turn, and still
- * rejects a paused or partitioned process's writes once another process has written.
+ * Threads that take a lock over share its ZooKeeper node, but each gets a fencing token
+ * of its own, greater than its predecessor's: the node's creation zxid followed by the
+ * node's hand-off count (see the README's fencing section). A hand-off happens only after
+ * the previous holder released the lock while its session provably lasted, and only if
+ * nothing cast doubt on the session since (a suspended connection, a pause of the
+ * process); otherwise the node is deleted and the next thread queues in ZooKeeper. A
+ * holder in another process comes later through ZooKeeper and gets a greater token still.
  *
  * @param enabled whether waiting threads of this process take a released lock over
  * @param maxHandOffs the most hand-offs of one ZooKeeper lock in a row
@@ -26,14 +27,23 @@ import org.springframework.util.Assert;
 public record HandOffPolicy(boolean enabled, int maxHandOffs, Duration maxTime) {
 
 	/**
+	 * The most hand-offs of one ZooKeeper lock in a row that fencing tokens can count:
+	 * {@value}.
+	 */
+	public static final int MAX_HAND_OFFS = FencingTokens.MAX_HAND_OFFS;
+
+	/**
 	 * Creates a policy.
 	 * @param enabled whether waiting threads of this process take a released lock over
-	 * @param maxHandOffs the most hand-offs of one ZooKeeper lock in a row
+	 * @param maxHandOffs the most hand-offs of one ZooKeeper lock in a row, at most
+	 * {@link #MAX_HAND_OFFS}
 	 * @param maxTime the longest time since the ZooKeeper lock was acquired during which
 	 * it is still handed off
 	 */
 	public HandOffPolicy {
-		Assert.isTrue(maxHandOffs >= 0, "The most hand-offs in a row must not be negative");
+		Assert.isTrue(maxHandOffs >= 0 && maxHandOffs <= MAX_HAND_OFFS,
+				() -> "The most hand-offs in a row must be between 0 and " + MAX_HAND_OFFS + ", but was "
+						+ maxHandOffs);
 		Assert.notNull(maxTime, "'maxTime' must not be null");
 		Assert.isTrue(!maxTime.isNegative(), "The hand-off time budget must not be negative");
 	}

@@ -37,7 +37,11 @@ final class LockCohort {
 
 	private long nodeAcquiredAt;
 
+	private long nodeCheckedAt;
+
 	private boolean retired;
+
+	private @Nullable QueuedNode doubtedBeforeLed;
 
 	private boolean leading;
 
@@ -93,15 +97,19 @@ final class LockCohort {
 	 * The leader's node got its turn in ZooKeeper: it is held, and shared cohorts let
 	 * their waiters join it.
 	 * @param acquired the node
+	 * @param checkedAt the {@link LockLossDetector#doubts() doubt count} read before the
+	 * leader found its node held
 	 */
-	void led(QueuedNode acquired) {
+	void led(QueuedNode acquired, long checkedAt) {
 		this.lock.lock();
 		try {
 			this.leading = false;
 			this.node = acquired;
+			this.nodeCheckedAt = checkedAt;
 			this.holders = 1;
 			this.handOffs = 0;
-			this.retired = false;
+			this.retired = acquired.equals(this.doubtedBeforeLed);
+			this.doubtedBeforeLed = null;
 			this.nodeAcquiredAt = System.nanoTime();
 			passOn();
 		}
@@ -118,6 +126,7 @@ final class LockCohort {
 		this.lock.lock();
 		try {
 			this.leading = false;
+			this.doubtedBeforeLed = null;
 			passOn();
 		}
 		finally {
@@ -127,7 +136,8 @@ final class LockCohort {
 
 	/**
 	 * Takes no more holders on a node whose lock became uncertain or was lost: its
-	 * current holders keep it until they leave, and it is then released to ZooKeeper.
+	 * current holders keep it until they leave, and it is then released to ZooKeeper. A
+	 * leader's node may be doubted before the leader reports it {@link #led}.
 	 * @param doubted the node
 	 */
 	void retire(QueuedNode doubted) {
@@ -135,6 +145,9 @@ final class LockCohort {
 		try {
 			if (doubted.equals(this.node)) {
 				this.retired = true;
+			}
+			else if (this.node == null && this.leading) {
+				this.doubtedBeforeLed = doubted;
 			}
 		}
 		finally {
@@ -147,13 +160,18 @@ final class LockCohort {
 	 * other holders of a shared node, or is released.
 	 * @param handOff whether the node may pass on; {@code false} when its lock may have
 	 * been lost
+	 * @param checkedAt the {@link LockLossDetector#doubts() doubt count} read before the
+	 * leaving holder found its lock held
 	 * @return the node to release to ZooKeeper, or {@code null} if it stays held
 	 */
-	@Nullable QueuedNode leave(boolean handOff) {
+	@Nullable QueuedNode leave(boolean handOff, long checkedAt) {
 		this.lock.lock();
 		try {
 			this.holders--;
 			this.retired |= !handOff;
+			if (handOff) {
+				this.nodeCheckedAt = Math.max(this.nodeCheckedAt, checkedAt);
+			}
 			if (this.holders > 0) {
 				return null;
 			}
@@ -193,7 +211,7 @@ final class LockCohort {
 			if (acceptsHolder()) {
 				this.holders++;
 				this.handOffs++;
-				return new Turn(held);
+				return new Turn(held, this.handOffs, this.nodeCheckedAt);
 			}
 			return null;
 		}
@@ -210,14 +228,20 @@ final class LockCohort {
 	}
 
 	/**
-	 * A thread's turn in the cohort.
+	 * A thread's turn: at a node, or to lead.
 	 *
-	 * @param node the cohort's node, handed to the thread; {@code null} for the turn to
+	 * @param node the node the thread holds from now on; {@code null} for the turn to
 	 * lead, that is to queue for a node in ZooKeeper
+	 * @param handOff how many holders had the node before this one: {@code 0} for the
+	 * thread that queued it in ZooKeeper
+	 * @param checkedAt for a node handed over, the {@link LockLossDetector#doubts() doubt
+	 * count} read before a holder of this process last found it held; for a node whose
+	 * turn ZooKeeper showed, the {@link LockLossDetector#pauses() pause count} read
+	 * before ZooKeeper was asked: the turn stands only if nothing was counted since
 	 */
-	record Turn(@Nullable QueuedNode node) {
+	record Turn(@Nullable QueuedNode node, int handOff, long checkedAt) {
 
-		static final Turn LEAD = new Turn(null);
+		static final Turn LEAD = new Turn(null, 0, 0);
 
 		boolean leads() {
 			return this.node == null;

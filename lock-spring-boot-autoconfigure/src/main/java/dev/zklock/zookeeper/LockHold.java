@@ -18,6 +18,8 @@ final class LockHold {
 
 	private final LockQueue.QueuedNode node;
 
+	private final long fencingToken;
+
 	private final @Nullable Thread holder;
 
 	private final Runnable inDoubt;
@@ -42,14 +44,16 @@ final class LockHold {
 	 * Creates a hold.
 	 * @param key the lock key
 	 * @param node the lock node
+	 * @param fencingToken the hold's fencing token
 	 * @param holder the holding thread, or {@code null} for a hold that belongs to no
 	 * thread
 	 * @param inDoubt runs each time the lock becomes uncertain or lost: the node then
 	 * passes to no other thread of this process
 	 */
-	LockHold(String key, LockQueue.QueuedNode node, @Nullable Thread holder, Runnable inDoubt) {
+	LockHold(String key, LockQueue.QueuedNode node, long fencingToken, @Nullable Thread holder, Runnable inDoubt) {
 		this.key = key;
 		this.node = node;
+		this.fencingToken = fencingToken;
 		this.holder = holder;
 		this.inDoubt = inDoubt;
 	}
@@ -59,7 +63,7 @@ final class LockHold {
 	}
 
 	long fencingToken() {
-		return this.node.fencingToken();
+		return this.fencingToken;
 	}
 
 	/**

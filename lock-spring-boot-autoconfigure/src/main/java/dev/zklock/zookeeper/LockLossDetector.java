@@ -42,7 +42,9 @@ final class LockLossDetector implements AutoCloseable {
 
 	private final AtomicLong lastSeenRunning = new AtomicLong(System.nanoTime());
 
-	private final AtomicLong uncertaintyEvents = new AtomicLong();
+	private final AtomicLong doubts = new AtomicLong();
+
+	private final AtomicLong pauses = new AtomicLong();
 
 	private final ConnectionStateListener connectionStateListener = (source, state) -> connectionStateChanged(state);
 
@@ -94,12 +96,59 @@ final class LockLossDetector implements AutoCloseable {
 			return false;
 		}
 		if (!this.client.getZookeeperClient().isConnected()) {
+			this.doubts.incrementAndGet();
 			if (this.policy.trigger() == LostLockPolicy.Trigger.SUSPENDED) {
 				lose(hold, "the connection to ZooKeeper was suspended");
 			}
 			return false;
 		}
 		return !hold.isUncertain();
+	}
+
+	/**
+	 * Counts the doubts raised so far about every lock of this process: suspended or lost
+	 * connections, and pauses of the process. Read it before checking that a lock node is
+	 * held, and pass it to {@link #undoubtedSince(long)} to learn whether that check
+	 * still stands.
+	 * @return the number of doubts raised so far
+	 */
+	long doubts() {
+		return this.doubts.get();
+	}
+
+	/**
+	 * Whether no doubt was raised since {@link #doubts()} returned the given count,
+	 * counting a pause of the process up to now: a lock node checked before then may pass
+	 * to another holder of this process.
+	 * @param doubts the count read before the node was checked
+	 * @return whether no doubt was raised since
+	 */
+	boolean undoubtedSince(long doubts) {
+		checkForPause();
+		return this.doubts.get() == doubts;
+	}
+
+	/**
+	 * Counts the pauses of this process detected so far. A pause is the one doubt that a
+	 * look at the connection cannot rule out: ZooKeeper may have ended the session
+	 * meanwhile while the client still looks connected in it. Read it before asking
+	 * ZooKeeper whether a lock node's turn came, and pass it to
+	 * {@link #unpausedSince(long)} once the node is registered.
+	 * @return the number of pauses detected so far
+	 */
+	long pauses() {
+		return this.pauses.get();
+	}
+
+	/**
+	 * Whether no pause was detected since {@link #pauses()} returned the given count,
+	 * counting a pause up to now.
+	 * @param pauses the count read before ZooKeeper was asked
+	 * @return whether the process did not pause since
+	 */
+	boolean unpausedSince(long pauses) {
+		checkForPause();
+		return this.pauses.get() == pauses;
 	}
 
 	/**
@@ -145,6 +194,7 @@ final class LockLossDetector implements AutoCloseable {
 		long pause = now - this.lastSeenRunning.get();
 		int sessionTimeoutMs = this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
 		if (sessionTimeoutMs > 0 && pause > TimeUnit.MILLISECONDS.toNanos(sessionTimeoutMs) / 2) {
+			this.pauses.incrementAndGet();
 			becameUncertain("this process was paused for " + TimeUnit.NANOSECONDS.toMillis(pause)
 					+ "ms, long enough for ZooKeeper to end a session of " + sessionTimeoutMs + "ms");
 			if (this.policy.trigger() == LostLockPolicy.Trigger.LOST) {
@@ -155,7 +205,7 @@ final class LockLossDetector implements AutoCloseable {
 	}
 
 	private void becameUncertain(String reason) {
-		this.uncertaintyEvents.incrementAndGet();
+		this.doubts.incrementAndGet();
 		if (this.policy.trigger() == LostLockPolicy.Trigger.SUSPENDED) {
 			loseAll(reason);
 		}
@@ -169,10 +219,10 @@ final class LockLossDetector implements AutoCloseable {
 	 * with no other doubt raised meanwhile, makes the holds certain again.
 	 */
 	private void confirmSessionAfterPause() {
-		long events = this.uncertaintyEvents.get();
+		long events = this.doubts.get();
 		try {
 			this.client.checkExists().inBackground((client, event) -> {
-				if (answered(event) && this.uncertaintyEvents.get() == events) {
+				if (answered(event) && this.doubts.get() == events) {
 					reconnected();
 				}
 			}).forPath("/");
@@ -188,6 +238,7 @@ final class LockLossDetector implements AutoCloseable {
 	}
 
 	private void loseAll(String reason) {
+		this.doubts.incrementAndGet();
 		this.holds.forEach((hold) -> lose(hold, reason));
 	}
 

@@ -3,9 +3,11 @@ package dev.zklock.zookeeper;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -68,15 +70,17 @@ final class LockQueue {
 	 * background thread, one key at a time for the whole process.
 	 * @param kind the kind of node
 	 * @param holder who asks, stored as the node's data
+	 * @param pauses counts the pauses of this process, read before the first look is sent
+	 * (see {@link LockLossDetector#pauses()})
 	 * @return the node, with its first look at the queue
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted; a node created
 	 * after the caller gave up is deleted in the background
 	 */
-	Arrival enqueue(LockNodeKind kind, LockHolder holder) throws Exception {
-		Arrival arrival = tryEnqueue(kind, holder);
+	Arrival enqueue(LockNodeKind kind, LockHolder holder, LongSupplier pauses) throws Exception {
+		Arrival arrival = tryEnqueue(kind, holder, pauses);
 		while (arrival == null) {
 			createKeyNode();
-			arrival = tryEnqueue(kind, holder);
+			arrival = tryEnqueue(kind, holder, pauses);
 		}
 		return arrival;
 	}
@@ -93,7 +97,8 @@ final class LockQueue {
 		}
 	}
 
-	private @Nullable Arrival tryEnqueue(LockNodeKind kind, LockHolder holder) throws Exception {
+	private @Nullable Arrival tryEnqueue(LockNodeKind kind, LockHolder holder, LongSupplier pauses) throws Exception {
+		long checkedAt = pauses.getAsLong();
 		CompletableFuture<CuratorEvent> created = new CompletableFuture<>();
 		this.client.create()
 			.withProtection()
@@ -118,7 +123,20 @@ final class LockQueue {
 			throw KeeperException.create(result, event.getPath());
 		}
 		Stat stat = (event.getStat() != null) ? event.getStat() : statOfFoundAgain(event);
-		return new Arrival(new QueuedNode(event.getName(), kind, stat.getCzxid(), stat.getEphemeralOwner()), firstLook);
+		return new Arrival(queuedNode(event, kind, stat), firstLook, checkedAt);
+	}
+
+	/**
+	 * The node just created; deleted in the background if its zxid fits no fencing token.
+	 */
+	private QueuedNode queuedNode(CuratorEvent created, LockNodeKind kind, Stat stat) {
+		try {
+			return new QueuedNode(created.getName(), kind, stat.getCzxid(), stat.getEphemeralOwner());
+		}
+		catch (IllegalStateException ex) {
+			abandonCreated(created);
+			throw ex;
+		}
 	}
 
 	/**
@@ -157,20 +175,25 @@ final class LockQueue {
 	 * Waits until the node's turn comes, or the deadline passes.
 	 * @param arrival the node, enqueued by this queue, with its first look at the queue
 	 * @param deadlineNanos the deadline, on the {@link System#nanoTime()} scale
-	 * @return whether the node's turn came; {@code false} if the deadline passed first
+	 * @param pauses counts the pauses of this process, read before each look at the queue
+	 * is sent
+	 * @return the pause count read before the look at the queue that showed the node's
+	 * turn, or empty if the deadline passed first
 	 * @throws KeeperException.NoNodeException if the node is gone: its session ended
 	 * @throws LockNodeKind.ConflictException if the queue holds nodes of kinds that
 	 * cannot be combined with the node's
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
-	boolean awaitTurn(Arrival arrival, long deadlineNanos) throws Exception {
+	OptionalLong awaitTurn(Arrival arrival, long deadlineNanos, LongSupplier pauses) throws Exception {
 		QueuedNode node = arrival.node();
 		boolean watchQueue = node.kind().waitsForAnyDeparture();
 		QueueRead read = arrival.firstLook();
+		long checkedAt = arrival.checkedAt();
 		while (true) {
 			List<String> queue = read.children();
 			int position = (queue != null) ? queue.indexOf(node.name()) : -1;
 			if (position < 0 && read == arrival.firstLook()) {
+				checkedAt = pauses.getAsLong();
 				read = QueueRead.now(this.client, this.keyPath, watchQueue);
 				continue;
 			}
@@ -179,23 +202,18 @@ final class LockQueue {
 			}
 			String blocker = node.kind().blockerOf(queue, position);
 			if (blocker == null) {
-				return true;
+				return OptionalLong.of(checkedAt);
 			}
 			long remaining = deadlineNanos - System.nanoTime();
 			if (remaining <= 0) {
-				return false;
+				return OptionalLong.empty();
 			}
-			if (watchQueue) {
-				if (!read.awaitChange(remaining)) {
-					return false;
-				}
-				read = QueueRead.now(this.client, this.keyPath, true);
-				continue;
+			boolean changed = watchQueue ? read.awaitChange(remaining) : awaitChangeOf(blocker, remaining);
+			if (!changed) {
+				return OptionalLong.empty();
 			}
-			if (!awaitChangeOf(blocker, remaining)) {
-				return false;
-			}
-			read = QueueRead.now(this.client, this.keyPath, false);
+			checkedAt = pauses.getAsLong();
+			read = QueueRead.now(this.client, this.keyPath, watchQueue);
 		}
 	}
 
@@ -270,8 +288,8 @@ final class LockQueue {
 			}
 			LockNodeKind kind = LockNodeKind.ofNodeName(name);
 			nodes.add(new QueuedLockNode(name, LockActivity.typeOf(kind), LockActivity.permitsOf(kind),
-					turnHasCome(kind, queue, position), stat.getCzxid(), Long.toHexString(stat.getEphemeralOwner()),
-					LockHolder.fromBytes(data)));
+					turnHasCome(kind, queue, position), FencingTokens.of(stat.getCzxid(), 0),
+					Long.toHexString(stat.getEphemeralOwner()), LockHolder.fromBytes(data)));
 		}
 		return nodes;
 	}
@@ -315,8 +333,9 @@ final class LockQueue {
 	 *
 	 * @param node the node
 	 * @param firstLook the read
+	 * @param checkedAt the pause count read before the read was sent
 	 */
-	record Arrival(QueuedNode node, QueueRead firstLook) {
+	record Arrival(QueuedNode node, QueueRead firstLook, long checkedAt) {
 
 	}
 
@@ -325,10 +344,27 @@ final class LockQueue {
 	 *
 	 * @param path the node's full path
 	 * @param kind the node's kind
-	 * @param fencingToken the node's creation zxid
+	 * @param czxid the node's creation zxid
 	 * @param sessionId the ZooKeeper session that owns the node
 	 */
-	record QueuedNode(String path, LockNodeKind kind, long fencingToken, long sessionId) {
+	record QueuedNode(String path, LockNodeKind kind, long czxid, long sessionId) {
+
+		/**
+		 * Creates a node.
+		 * @throws IllegalStateException if the node's zxid fits no fencing token
+		 */
+		QueuedNode {
+			FencingTokens.of(czxid, 0);
+		}
+
+		/**
+		 * The fencing token of a hold of the node.
+		 * @param handOff how many holders had the node before this one
+		 * @return the token
+		 */
+		long fencingToken(int handOff) {
+			return FencingTokens.of(this.czxid, handOff);
+		}
 
 		String name() {
 			return ZKPaths.getNodeFromPath(this.path);

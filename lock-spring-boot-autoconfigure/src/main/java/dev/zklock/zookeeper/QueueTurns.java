@@ -1,8 +1,10 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.zookeeper.LockQueue.QueuedNode;
@@ -52,35 +54,38 @@ final class QueueTurns {
 	 * @param holder who asks
 	 * @param waitTime the wait time, for messages
 	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
-	 * @return the node whose turn came, or {@code null} if other holders kept the lock
+	 * @param pauses counts the pauses of this process (see
+	 * {@link LockLossDetector#pauses()})
+	 * @return the turn of the node, with the pause count read before ZooKeeper showed it,
+	 * or {@code null} if other holders kept the lock
 	 * @throws LockAcquisitionException if ZooKeeper was not reachable or did not answer
 	 * in time
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
-	@Nullable QueuedNode take(LockQueue queue, String key, LockNodeKind kind, LockHolder holder, Duration waitTime, long deadline)
-			throws Exception {
+	LockCohort.@Nullable Turn take(LockQueue queue, String key, LockNodeKind kind, LockHolder holder, Duration waitTime,
+			long deadline, LongSupplier pauses) throws Exception {
 		awaitConnection(key, waitTime, deadline);
 		OverdueInterrupter.Watch watch = this.overdueInterrupter.watch(deadline + ACQUISITION_GRACE.toNanos());
 		QueuedNode node = null;
-		boolean turnCame = false;
+		OptionalLong turnCheckedAt = OptionalLong.empty();
 		Exception failure = null;
 		try {
-			LockQueue.Arrival arrival = queue.enqueue(kind, holder);
+			LockQueue.Arrival arrival = queue.enqueue(kind, holder, pauses);
 			node = arrival.node();
-			turnCame = queue.awaitTurn(arrival, deadline);
+			turnCheckedAt = queue.awaitTurn(arrival, deadline, pauses);
 		}
 		catch (Exception ex) {
 			failure = ex;
 		}
-		if (node != null && !turnCame) {
+		if (node != null && turnCheckedAt.isEmpty()) {
 			abandon(queue, node, key);
 		}
 		boolean overdue = watch.end();
 		if (failure == null) {
-			return turnCame ? node : null;
+			return turnCheckedAt.isPresent() ? new LockCohort.Turn(node, 0, turnCheckedAt.getAsLong()) : null;
 		}
 		if (failure instanceof KeeperException.NoNodeException vanished) {
-			return retryAfterSessionEnded(queue, key, kind, holder, waitTime, deadline, vanished);
+			return retryAfterSessionEnded(queue, key, kind, holder, waitTime, deadline, pauses, vanished);
 		}
 		if (overdue) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within " + waitTime.toMillis()
@@ -93,14 +98,15 @@ final class QueueTurns {
 	 * A lock node vanished while it waited: ZooKeeper ended the session that created it.
 	 * Queue again in the new session, within the same deadline.
 	 */
-	private @Nullable QueuedNode retryAfterSessionEnded(LockQueue queue, String key, LockNodeKind kind,
-			LockHolder holder, Duration waitTime, long deadline, KeeperException.NoNodeException ex) throws Exception {
+	private LockCohort.@Nullable Turn retryAfterSessionEnded(LockQueue queue, String key, LockNodeKind kind,
+			LockHolder holder, Duration waitTime, long deadline, LongSupplier pauses,
+			KeeperException.NoNodeException ex) throws Exception {
 		if (System.nanoTime() - deadline >= 0) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within " + waitTime.toMillis()
 					+ "ms: the ZooKeeper session that queued for it ended", ex);
 		}
 		logger.debug("The lock node of '" + key + "' vanished while it waited; queueing again", ex);
-		return take(queue, key, kind, holder, waitTime, deadline);
+		return take(queue, key, kind, holder, waitTime, deadline, pauses);
 	}
 
 	private void awaitConnection(String key, Duration waitTime, long deadline) throws InterruptedException {

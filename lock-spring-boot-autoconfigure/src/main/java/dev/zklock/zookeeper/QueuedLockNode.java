@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * {@code SEMAPHORE}
  * @param permits the number of permits of a semaphore, {@code 1} for other types
  * @param holding whether its turn has come (it holds the lock), rather than waiting
- * @param fencingToken its fencing token (creation zxid)
+ * @param fencingToken the fencing token of its first holder, made of its creation zxid;
+ * threads of its process that take it over get greater ones
  * @param sessionId the ZooKeeper session that owns it, in hexadecimal
  * @param holder who asked for it, or {@code null} if its data names nobody
  */

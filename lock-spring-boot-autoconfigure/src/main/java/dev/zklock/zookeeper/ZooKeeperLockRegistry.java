@@ -286,12 +286,13 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 		boolean interrupted = false;
 		try {
+			long checkedAt = this.lossDetector.doubts();
 			boolean handOff = isHeld(hold);
 			boolean interruptedForLoss = end(entry, hold);
 			// read only now: the policy may interrupt the holder until its hold ends,
 			// from the check above too, and never afterwards
 			interrupted = Thread.interrupted() && !(interruptedForLoss && hold.holder() == Thread.currentThread());
-			QueuedNode released = this.cohortTurns.giveBack(entry, hold, handOff);
+			QueuedNode released = this.cohortTurns.giveBack(entry, hold, handOff, checkedAt);
 			if (released != null) {
 				this.turns.leave(entry.queue, released, hold.key());
 			}
@@ -325,9 +326,10 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		this.scheduler.schedule(() -> {
 			try {
 				if (hold.exit()) {
+					long checkedAt = this.lossDetector.doubts();
 					boolean handOff = isHeld(hold);
 					end(entry, hold);
-					QueuedNode node = this.cohortTurns.giveBack(entry, hold, handOff);
+					QueuedNode node = this.cohortTurns.giveBack(entry, hold, handOff, checkedAt);
 					if (node != null) {
 						this.turns.abandon(entry.queue, node, hold.key());
 					}

@@ -187,9 +187,10 @@ class LockRoundTripTests {
 		client.create().creatingParentsIfNeeded().forPath(keyPath);
 		LockQueue queue = new LockQueue(client, keyPath);
 		QueueRead readBeforeTheNodeExisted = QueueRead.now(client, keyPath, false);
-		LockQueue.Arrival arrival = queue.enqueue(LockNodeKind.EXCLUSIVE, LockHolder.current("round-trips", true));
-		LockQueue.Arrival staleArrival = new LockQueue.Arrival(arrival.node(), readBeforeTheNodeExisted);
-		assertThat(queue.awaitTurn(staleArrival, System.nanoTime() + LONG_WAIT.toNanos())).isTrue();
+		LockQueue.Arrival arrival = queue.enqueue(LockNodeKind.EXCLUSIVE, LockHolder.current("round-trips", true),
+				() -> 0);
+		LockQueue.Arrival staleArrival = new LockQueue.Arrival(arrival.node(), readBeforeTheNodeExisted, 0);
+		assertThat(queue.awaitTurn(staleArrival, System.nanoTime() + LONG_WAIT.toNanos(), () -> 0)).isPresent();
 	}
 
 	/**
@@ -206,7 +207,7 @@ class LockRoundTripTests {
 		List<String> nodes = observer.getChildren().forPath(keyPath);
 		assertThat(nodes).hasSize(1);
 		assertThat(lock.fencingToken())
-			.isEqualTo(observer.checkExists().forPath(keyPath + "/" + nodes.get(0)).getCzxid());
+			.isEqualTo(FencingTokens.of(observer.checkExists().forPath(keyPath + "/" + nodes.get(0)).getCzxid(), 0));
 		lock.release();
 		await().until(() -> observer.checkExists().forPath(keyPath).getNumChildren() == 0);
 		return nodes.get(0);

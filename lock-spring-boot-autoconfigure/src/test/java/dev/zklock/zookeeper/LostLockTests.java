@@ -119,7 +119,7 @@ class LostLockTests {
 			LockLossDetector detector = new LockLossDetector(client, interruptingOnSuspension(), scheduler);
 			LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/arriving/_c_1-lock-0000000000",
 					LockNodeKind.EXCLUSIVE, 1, client.getZookeeperClient().getZooKeeper().getSessionId());
-			LockHold arriving = new LockHold("arriving", node, Thread.currentThread(), () -> {
+			LockHold arriving = new LockHold("arriving", node, node.fencingToken(0), Thread.currentThread(), () -> {
 			});
 			detector.register(arriving);
 			this.zookeeper.stop();
@@ -208,7 +208,7 @@ class LostLockTests {
 			Stat stat = waiterClient.checkExists().forPath(waiter.pathOf("queue") + "/" + node);
 			assertThat(stat.getEphemeralOwner())
 				.isEqualTo(waiterClient.getZookeeperClient().getZooKeeper().getSessionId());
-			assertThat(lock.fencingToken()).isEqualTo(stat.getCzxid());
+			assertThat(lock.fencingToken()).isEqualTo(FencingTokens.of(stat.getCzxid(), 0));
 		}
 		finally {
 			lock.release();
