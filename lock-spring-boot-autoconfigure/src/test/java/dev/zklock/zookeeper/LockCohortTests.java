@@ -1,0 +1,50 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The interleavings of a cohort's leader and its doubts, forced step by step.
+ */
+class LockCohortTests {
+
+	private static final HandOffPolicy POLICY = new HandOffPolicy(true, 64, Duration.ofMinutes(1));
+
+	private final LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/doc/_c_1-read-0000000000",
+			LockNodeKind.SHARED, 1, 1);
+
+	@Test
+	void readNodeDoubtedBeforeItsLeaderReportsItTakesNoReaders() throws Exception {
+		LockCohort readers = new LockCohort(true, POLICY);
+		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(LockCohort.Turn.LEAD);
+		readers.retire(this.node);
+		readers.led(this.node, 0);
+		assertThat(readers.await(deadlineIn(Duration.ofMillis(100)))).isNull();
+	}
+
+	@Test
+	void readNodeNotDoubtedTakesReadersWithTheNextHandOffs() throws Exception {
+		LockCohort readers = new LockCohort(true, POLICY);
+		readers.await(deadlineIn(Duration.ofSeconds(1)));
+		readers.led(this.node, 7);
+		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(new LockCohort.Turn(this.node, 1, 7));
+		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(new LockCohort.Turn(this.node, 2, 7));
+	}
+
+	@Test
+	void doubtAboutAnEarlierNodeDoesNotRetireTheNextOne() throws Exception {
+		LockCohort readers = new LockCohort(true, POLICY);
+		readers.await(deadlineIn(Duration.ofSeconds(1)));
+		readers.retire(new LockQueue.QueuedNode("/locks/doc/_c_0-read-0000000009", LockNodeKind.SHARED, 1, 1));
+		readers.led(this.node, 0);
+		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isNotNull();
+	}
+
+	private static long deadlineIn(Duration duration) {
+		return System.nanoTime() + duration.toNanos();
+	}
+
+}
