@@ -9,12 +9,14 @@ import dev.zklock.LockException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
+import dev.zklock.ReactiveLockContext;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Signal;
 import reactor.core.scheduler.Schedulers;
+import reactor.util.context.Context;
 
 /**
  * Locks around Reactor results: the lock is acquired when the result is subscribed to, on
@@ -22,8 +24,9 @@ import reactor.core.scheduler.Schedulers;
  * under it, and the lock is released when the method's publisher terminates or is
  * cancelled. The result terminates after the release, with
  * {@link dev.zklock.LockLostException} if the lock was lost meanwhile and the lost-lock
- * policy raises losses. Loaded only for methods that return {@code Mono} or {@code Flux},
- * so Reactor stays optional.
+ * policy raises losses. The method's publisher finds the lock in its Reactor
+ * {@code Context} ({@link ReactiveLockContext}). Loaded only for methods that return
+ * {@code Mono} or {@code Flux}, so Reactor stays optional.
  */
 final class ReactiveLocking {
 
@@ -166,21 +169,28 @@ final class ReactiveLocking {
 		}
 
 		/**
-		 * The method's {@code Mono}, ending the hold when it terminates or is cancelled
-		 * and signalling its outcome once the lock is released.
+		 * The method's {@code Mono}, with the lock in its context, that ends the hold
+		 * when it terminates or is cancelled and signals its outcome once the lock is
+		 * released.
 		 */
 		Mono<Object> keep(Mono<Object> value) {
-			return value.materialize().flatMap(this::end).doOnCancel(this::cancel);
+			return value.contextWrite(this::putLock).materialize().flatMap(this::end).doOnCancel(this::cancel);
 		}
 
 		/**
-		 * The method's {@code Flux}, ending the hold when it terminates or is cancelled
-		 * and terminating itself once the lock is released.
+		 * The method's {@code Flux}, with the lock in its context, that ends the hold
+		 * when it terminates or is cancelled and terminates itself once the lock is
+		 * released.
 		 */
 		Flux<Object> keep(Flux<Object> items) {
-			return items.onErrorResume(this::fail)
+			return items.contextWrite(this::putLock)
+				.onErrorResume(this::fail)
 				.concatWith(Mono.defer(() -> complete(null)))
 				.doOnCancel(this::cancel);
+		}
+
+		private Context putLock(Context context) {
+			return context.put(ReactiveLockContext.HANDLE_KEY, Objects.requireNonNull(this.lock));
 		}
 
 		/**
