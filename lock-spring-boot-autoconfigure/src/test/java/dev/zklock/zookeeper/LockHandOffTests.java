@@ -76,6 +76,46 @@ class LockHandOffTests {
 	}
 
 	@Test
+	void lateWriteOfAnEarlierHolderIsRefusedOnceALaterHolderWroteWithTheUsualRule() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
+		ZooKeeperLockRegistry otherProcess = registry(HandOffPolicy.defaults(), this.zookeeper.newClient());
+		FencedCounter store = new FencedCounter();
+		HeldByThread first = HeldByThread.start(this.threads, registry, "account", LockType.EXCLUSIVE);
+		HeldByThread second = HeldByThread.startWaiting(this.threads, registry, "account", LockType.EXCLUSIVE);
+		await().until(() -> registry.waitingLocks().size() == 1);
+		long firstToken = first.lock.fencingToken();
+		first.release();
+		second.awaitHeld();
+		assertThat(this.client.getChildren().forPath(registry.pathOf("account"))).as("the node was handed over")
+			.hasSize(1);
+		assertThat(store.write(second.lock.fencingToken())).isTrue();
+		assertThat(store.write(firstToken)).as("the first holder's late write, sent before its release").isFalse();
+		long secondToken = second.lock.fencingToken();
+		second.release();
+		AcquiredLock third = otherProcess.acquire("account", LONG_WAIT);
+		assertThat(store.write(third.fencingToken())).isTrue();
+		assertThat(store.write(secondToken)).as("the second holder's late write").isFalse();
+		third.release();
+	}
+
+	/**
+	 * Storage that accepts a write whose token is at least the highest it has accepted.
+	 */
+	private static final class FencedCounter {
+
+		private long highest = Long.MIN_VALUE;
+
+		synchronized boolean write(long token) {
+			if (token < this.highest) {
+				return false;
+			}
+			this.highest = token;
+			return true;
+		}
+
+	}
+
+	@Test
 	void timeBudgetTooLongToCountInNanosecondsPutsNoTimeBound() throws Exception {
 		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, ChronoUnit.FOREVER.getDuration()));
 		HeldByThread first = HeldByThread.start(this.threads, registry, "forever", LockType.EXCLUSIVE);
