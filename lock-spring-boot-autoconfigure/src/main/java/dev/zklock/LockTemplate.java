@@ -280,9 +280,6 @@ public class LockTemplate {
 	}
 
 	private ObservedLock acquire(LockRequest request) {
-		if (!request.holdAtLeast().isZero()) {
-			return acquireDetached(request);
-		}
 		return this.observations.acquire(request,
 				() -> this.registry.acquire(request.key(), request.type(), request.permits(), waitTimeOf(request)));
 	}

@@ -92,6 +92,31 @@ class AsyncLockTests {
 	}
 
 	@Test
+	void nestedCallOnTheSameKeyReEntersALockWithAMinimumHoldTime() {
+		long[] tokens = new long[2];
+		String result = template.execute(LockRequest.exclusive("nested-minimum").withHoldAtLeast(Duration.ofSeconds(1)),
+				(outer) -> {
+					tokens[0] = outer.fencingToken();
+					return template.execute("nested-minimum", Duration.ofSeconds(5), (inner) -> {
+						tokens[1] = inner.fencingToken();
+						return "nested";
+					});
+				});
+		assertThat(result).isEqualTo("nested");
+		assertThat(tokens[1]).isEqualTo(tokens[0]);
+	}
+
+	@Test
+	void threadDoneWithALockWithAMinimumHoldTimeWaitsForItLikeAnyCaller() {
+		long first = template.execute(LockRequest.exclusive("minimum-again").withHoldAtLeast(Duration.ofSeconds(1)),
+				LockHandle::fencingToken);
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> template.execute("minimum-again", Duration.ZERO, (lock) -> "re-entered"));
+		long next = template.execute("minimum-again", Duration.ofSeconds(10), LockHandle::fencingToken);
+		assertThat(next).isGreaterThan(first);
+	}
+
+	@Test
 	void minimumHoldTimeShorterThanTheWorkChangesNothing() {
 		template.execute(LockRequest.exclusive("slow").withHoldAtLeast(Duration.ofMillis(50)), (lock) -> {
 			Thread.sleep(100);

@@ -83,9 +83,10 @@ public final class AcquiredLock implements LockHandle {
 
 	/**
 	 * Releases this acquisition after a delay, on a background thread, without waiting
-	 * for ZooKeeper to confirm it; for acquisitions of
-	 * {@link ZooKeeperLockRegistry#acquireDetached}. Later calls of either release method
-	 * do nothing.
+	 * for ZooKeeper to confirm it. For an acquisition of the calling thread, the thread
+	 * is done with the lock now: if this was its outermost acquisition, it no longer
+	 * re-enters the lock, and its next acquisition of the key waits for the delay like
+	 * any other. Later calls of either release method do nothing.
 	 * @param delay how long to keep the lock from now
 	 * @return a stage that completes on the registry's thread once the acquisition is
 	 * released: its hold ended, and its node handed to a waiter of this process or its

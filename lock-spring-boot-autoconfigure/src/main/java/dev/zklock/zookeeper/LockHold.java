@@ -30,6 +30,8 @@ final class LockHold {
 
 	private final AtomicInteger acquisitions = new AtomicInteger(1);
 
+	private final AtomicInteger delayedExits = new AtomicInteger();
+
 	private volatile @Nullable String lossReason;
 
 	private volatile boolean uncertain;
@@ -99,6 +101,32 @@ final class LockHold {
 	 */
 	boolean exit() {
 		return this.acquisitions.decrementAndGet() == 0;
+	}
+
+	/**
+	 * Counts one acquisition as released later, by {@link #exitDelayed()}: it keeps the
+	 * lock, but not for its thread.
+	 */
+	void delayExit() {
+		this.delayedExits.incrementAndGet();
+	}
+
+	/**
+	 * Counts one acquisition whose release was delayed less.
+	 * @return whether it was the last acquisition, which ends the hold
+	 */
+	boolean exitDelayed() {
+		this.delayedExits.decrementAndGet();
+		return exit();
+	}
+
+	/**
+	 * Whether every acquisition left is one whose release was delayed: the holding thread
+	 * is done with the lock, which stays held only until those delays end.
+	 * @return whether only delayed releases are left
+	 */
+	boolean onlyDelayedLeft() {
+		return this.acquisitions.get() == this.delayedExits.get();
 	}
 
 	/**

@@ -281,6 +281,9 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 */
 	void release(LockEntry entry, LockHold hold) {
 		if (!hold.exit()) {
+			if (hold.onlyDelayedLeft()) {
+				leaveThread(entry, hold);
+			}
 			this.entries.dispose(entry);
 			return;
 		}
@@ -306,11 +309,16 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	}
 
 	/**
-	 * Releases a detached acquisition after a delay, without waiting for ZooKeeper to
-	 * confirm the deletion of its node.
+	 * Releases an acquisition after a delay, without waiting for ZooKeeper to confirm the
+	 * deletion of its node. A thread whose last acquisition of its hold this is leaves
+	 * the hold now: its later acquisitions of the key queue like any other's.
 	 * @return a stage that completes once the release is done
 	 */
 	CompletableFuture<Void> releaseAfter(LockEntry entry, LockHold hold, Duration delay) {
+		hold.delayExit();
+		if (hold.onlyDelayedLeft()) {
+			leaveThread(entry, hold);
+		}
 		CompletableFuture<Void> released = new CompletableFuture<>();
 		try {
 			scheduleRelease(entry, hold, delay, released);
@@ -325,7 +333,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	private void scheduleRelease(LockEntry entry, LockHold hold, Duration delay, CompletableFuture<Void> released) {
 		this.scheduler.schedule(() -> {
 			try {
-				if (hold.exit()) {
+				if (hold.exitDelayed()) {
 					long checkedAt = this.lossDetector.doubts();
 					boolean handOff = isHeld(hold);
 					end(entry, hold);
@@ -340,6 +348,20 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 				released.complete(null);
 			}
 		}, delay.toNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * The holding thread is done with a hold that stays held until delayed releases end:
+	 * it no longer re-enters it, and the lost-lock policy no longer interrupts it.
+	 */
+	private void leaveThread(LockEntry entry, LockHold hold) {
+		Thread holder = hold.holder();
+		if (holder != null) {
+			entry.holds.remove(holder, hold);
+			if (hold.end() && holder == Thread.currentThread()) {
+				Thread.interrupted();
+			}
+		}
 	}
 
 	/**
