@@ -28,6 +28,10 @@ public final class AcquiredLock implements LockHandle {
 		this.hold = hold;
 	}
 
+	LockEntry entry() {
+		return this.entry;
+	}
+
 	@Override
 	public String key() {
 		return this.hold.key();

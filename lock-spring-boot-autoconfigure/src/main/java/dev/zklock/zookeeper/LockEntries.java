@@ -4,6 +4,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The keys this process holds or waits for, each with its {@link LockEntry}: created on
@@ -35,6 +36,15 @@ final class LockEntries {
 			retained.users++;
 			return retained;
 		});
+	}
+
+	/**
+	 * The entry of a key's node, if it is in use, without counting it as used again.
+	 * @param path the key's node path
+	 * @return the entry, or {@code null} if the key is not in use
+	 */
+	@Nullable LockEntry find(String path) {
+		return this.entries.get(path);
 	}
 
 	/**

@@ -1,20 +1,25 @@
 package dev.zklock.zookeeper;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * A key's lock queue, the holds of this process's threads, the cohorts that hand its
- * exclusive and shared locks over between them, and the number of acquisitions that use
- * it (holding or waiting); the count is guarded by {@link LockEntries}.
+ * A key's lock queue, the holds of this process's threads, the acquisitions they made
+ * through {@link ZooKeeperLock} views, the cohorts that hand its exclusive and shared
+ * locks over between them, and the number of acquisitions that use it (holding or
+ * waiting); the count is guarded by {@link LockEntries}.
  */
 final class LockEntry {
 
 	final LockQueue queue;
 
 	final ConcurrentMap<Thread, LockHold> holds = new ConcurrentHashMap<>();
+
+	private final ConcurrentMap<Thread, Deque<AcquiredLock>> viewAcquisitions = new ConcurrentHashMap<>();
 
 	private final @Nullable LockCohort exclusive;
 
@@ -39,6 +44,35 @@ final class LockEntry {
 			return this.exclusive;
 		}
 		return (kind == LockNodeKind.SHARED) ? this.shared : null;
+	}
+
+	/**
+	 * Records an acquisition that a thread made through any {@link ZooKeeperLock} view of
+	 * the key, as its latest.
+	 * @param thread the acquiring thread
+	 * @param acquired the acquisition, which keeps this entry in use until released
+	 */
+	void addViewAcquisition(Thread thread, AcquiredLock acquired) {
+		this.viewAcquisitions.computeIfAbsent(thread, (t) -> new ArrayDeque<>()).push(acquired);
+	}
+
+	/**
+	 * Removes the latest acquisition that a thread made through any {@link ZooKeeperLock}
+	 * view of the key, forgetting the thread once it has none left.
+	 * @param thread the thread
+	 * @return the acquisition, still to be released, or {@code null} if the thread has
+	 * none
+	 */
+	@Nullable AcquiredLock removeLatestViewAcquisition(Thread thread) {
+		Deque<AcquiredLock> acquired = this.viewAcquisitions.get(thread);
+		if (acquired == null) {
+			return null;
+		}
+		AcquiredLock latest = acquired.pop();
+		if (acquired.isEmpty()) {
+			this.viewAcquisitions.remove(thread);
+		}
+		return latest;
 	}
 
 }

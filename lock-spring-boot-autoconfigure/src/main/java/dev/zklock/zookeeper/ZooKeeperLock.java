@@ -1,10 +1,6 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -16,8 +12,9 @@ import dev.zklock.LockTimeoutException;
  * A {@link Lock} view of one key's exclusive ZooKeeper lock, for code written against
  * {@code java.util.concurrent}. It shares its registry's holds with
  * {@link dev.zklock.DistributedLock} and {@link dev.zklock.LockTemplate}, so a thread
- * re-enters the key through any of them. Like {@code ReentrantLock}, it must be unlocked
- * by the thread that locked it, once per lock.
+ * re-enters the key through any of them. Every view of a key that its registry hands out
+ * is the same lock: a thread may lock through one view and unlock through another. Like
+ * {@code ReentrantLock}, it must be unlocked by the thread that locked it, once per lock.
  *
  * @see ZooKeeperLockRegistry#obtain(String)
  */
@@ -32,8 +29,6 @@ public final class ZooKeeperLock implements Lock {
 	private final ZooKeeperLockRegistry registry;
 
 	private final String key;
-
-	private final Map<Thread, Deque<AcquiredLock>> heldByThread = new ConcurrentHashMap<>();
 
 	ZooKeeperLock(ZooKeeperLockRegistry registry, String key) {
 		this.registry = registry;
@@ -120,20 +115,18 @@ public final class ZooKeeperLock implements Lock {
 	}
 
 	/**
-	 * Releases the calling thread's latest acquisition of the lock.
+	 * Releases the calling thread's latest acquisition of the lock through any view of
+	 * the key.
 	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock
-	 * through this view
+	 * through any view of the key
 	 */
 	@Override
 	public void unlock() {
-		Deque<AcquiredLock> held = this.heldByThread.get(Thread.currentThread());
-		if (held == null || held.isEmpty()) {
+		LockEntry entry = this.registry.entryOf(this.key);
+		AcquiredLock latest = (entry != null) ? entry.removeLatestViewAcquisition(Thread.currentThread()) : null;
+		if (latest == null) {
 			throw new IllegalMonitorStateException(
-					"The current thread does not hold lock '" + this.key + "' through this Lock");
-		}
-		AcquiredLock latest = held.pop();
-		if (held.isEmpty()) {
-			this.heldByThread.remove(Thread.currentThread());
+					"The current thread does not hold lock '" + this.key + "' through any Lock view of its registry");
 		}
 		latest.release();
 	}
@@ -151,11 +144,12 @@ public final class ZooKeeperLock implements Lock {
 	}
 
 	/**
-	 * Records an acquisition of the calling thread; only once it succeeded, so that a
-	 * thread whose attempts fail is never kept in the map.
+	 * Records an acquisition of the calling thread in the key's entry, shared by every
+	 * view of the key; only once it succeeded, so that a thread whose attempts fail is
+	 * never kept there.
 	 */
 	private void hold(AcquiredLock acquired) {
-		this.heldByThread.computeIfAbsent(Thread.currentThread(), (thread) -> new ArrayDeque<>()).push(acquired);
+		acquired.entry().addViewAcquisition(Thread.currentThread(), acquired);
 	}
 
 	@Override

@@ -148,7 +148,9 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	/**
 	 * A {@link java.util.concurrent.locks.Lock} view of the key's exclusive lock. It
 	 * shares this registry's holds, so a thread that holds the key through the annotation
-	 * or the template re-enters it through the view, and the other way round.
+	 * or the template re-enters it through the view, and the other way round. All views
+	 * of a key behave as one lock: a thread may unlock through any of them what it locked
+	 * through another.
 	 * @param key the lock key
 	 * @return the lock view; cheap, so obtain one where it is needed
 	 */
@@ -375,6 +377,16 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 		this.lossDetector.unregister(hold);
 		return holderInterrupted;
+	}
+
+	/**
+	 * The entry of a key, if it is in use, without counting it as used again: an entry
+	 * that the calling thread holds an acquisition of stays until that is released.
+	 * @param key the lock key
+	 * @return the key's entry, or {@code null} if the key is not in use
+	 */
+	@Nullable LockEntry entryOf(String key) {
+		return this.entries.find(pathOf(key));
 	}
 
 	boolean isHeld(LockHold hold) {

@@ -4,6 +4,7 @@ import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -138,12 +139,57 @@ class ZooKeeperLockTests {
 	}
 
 	@Test
+	void viewsOfTheSameKeyAreOneLock() throws Exception {
+		ZooKeeperLock locked = this.registry.obtain("view");
+		ZooKeeperLock unlocked = this.registry.obtain("view");
+		locked.lock();
+		unlocked.unlock();
+		assertFreeForOtherProcess("view");
+		assertThat(this.registry.keysInUse()).isZero();
+	}
+
+	@Test
+	void reentrantAcquisitionsOfOneViewAreReleasedThroughAnother() throws Exception {
+		ZooKeeperLock locked = this.registry.obtain("view");
+		ZooKeeperLock unlocked = this.registry.obtain("view");
+		locked.lock();
+		locked.lock();
+		unlocked.unlock();
+		assertThat(this.otherProcess.obtain("view").tryLock()).isFalse();
+		unlocked.unlock();
+		assertFreeForOtherProcess("view");
+		assertThat(this.registry.keysInUse()).isZero();
+	}
+
+	@Test
+	void unlockThroughAnotherViewByAnotherThreadIsRefused() throws Exception {
+		ZooKeeperLock locked = this.registry.obtain("view");
+		ZooKeeperLock unlocked = this.registry.obtain("view");
+		locked.lock();
+		CompletableFuture<Void> otherThread = CompletableFuture.runAsync(unlocked::unlock);
+		assertThat(otherThread).failsWithin(Duration.ofSeconds(5))
+			.withThrowableOfType(ExecutionException.class)
+			.withCauseInstanceOf(IllegalMonitorStateException.class)
+			.withMessageContaining("'view'");
+		assertThat(this.otherProcess.obtain("view").tryLock()).isFalse();
+		unlocked.unlock();
+		assertFreeForOtherProcess("view");
+		assertThat(this.registry.keysInUse()).isZero();
+	}
+
+	@Test
 	void unlockWithoutHoldingAndConditionsAreRefused() {
 		ZooKeeperLock lock = this.registry.obtain("view");
 		assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::unlock)
 			.withMessageContaining("'view'");
 		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(lock::newCondition)
 			.withMessageContaining("distributed lock, which has no conditions");
+	}
+
+	private void assertFreeForOtherProcess(String key) throws InterruptedException {
+		ZooKeeperLock lock = this.otherProcess.obtain(key);
+		assertThat(lock.tryLock(5, TimeUnit.SECONDS)).isTrue();
+		lock.unlock();
 	}
 
 	private static WeakReference<Thread> runOnItsOwnThread(Runnable task) throws InterruptedException {
