@@ -55,7 +55,7 @@ final class CohortTurns {
 		while (true) {
 			LockCohort.Turn turn = (cohort != null) ? cohort.await(deadline) : LockCohort.Turn.LEAD;
 			if (turn == null) {
-				throw timeout(entry, key, waitTime);
+				throw timeout(entry, key, waitTime, deadline);
 			}
 			boolean leads = turn.leads();
 			if (leads) {
@@ -127,7 +127,7 @@ final class CohortTurns {
 			turn = this.queueTurns.take(entry.queue, key, kind, holder.get(), waitTime, deadline,
 					this.lossDetector::pauses);
 			if (turn == null) {
-				throw timeout(entry, key, waitTime);
+				throw timeout(entry, key, waitTime, deadline);
 			}
 			return turn;
 		}
@@ -138,8 +138,8 @@ final class CohortTurns {
 		}
 	}
 
-	private LockTimeoutException timeout(LockEntry entry, String key, Duration waitTime) {
-		return new LockTimeoutException(key, waitTime, this.queueTurns.describeHead(entry.queue));
+	private LockTimeoutException timeout(LockEntry entry, String key, Duration waitTime, long deadline) {
+		return new LockTimeoutException(key, waitTime, this.queueTurns.describeHead(entry.queue, deadline));
 	}
 
 	private void giveUp(@Nullable LockCohort cohort, LockEntry entry, QueuedNode node, boolean leads, String key) {

@@ -65,39 +65,44 @@ final class LockQueue {
 	 * a connection loss).
 	 * <p>
 	 * If the key's node is missing (the key's first lock, or ZooKeeper reaped the empty
-	 * container), this thread creates it and tries again; Curator's own
-	 * {@code creatingParentContainersIfNeeded} would create it on Curator's single
-	 * background thread, one key at a time for the whole process.
+	 * container), it is created, and the node with it, in one more round trip; Curator's
+	 * own {@code creatingParentContainersIfNeeded} on the lock node would create the key
+	 * node on Curator's single background thread, one key at a time for the whole
+	 * process.
 	 * @param kind the kind of node
 	 * @param holder who asks, stored as the node's data
 	 * @param pauses counts the pauses of this process, read before the first look is sent
 	 * (see {@link LockLossDetector#pauses()})
+	 * @param replies how long to wait for ZooKeeper's replies
 	 * @return the node, with its first look at the queue
-	 * @throws Exception if ZooKeeper fails, or the thread is interrupted; a node created
-	 * after the caller gave up is deleted in the background
+	 * @throws Exception if ZooKeeper fails or does not reply in time, or the thread is
+	 * interrupted; a node created after the caller gave up is deleted in the background
 	 */
-	Arrival enqueue(LockNodeKind kind, LockHolder holder, LongSupplier pauses) throws Exception {
-		Arrival arrival = tryEnqueue(kind, holder, pauses);
+	Arrival enqueue(LockNodeKind kind, LockHolder holder, LongSupplier pauses, ReplyWait replies) throws Exception {
+		Arrival arrival = tryEnqueue(kind, holder, pauses, replies);
 		while (arrival == null) {
-			createKeyNode();
-			arrival = tryEnqueue(kind, holder, pauses);
+			createKeyNode(replies);
+			arrival = tryEnqueue(kind, holder, pauses, replies);
 		}
 		return arrival;
 	}
 
-	private void createKeyNode() throws Exception {
-		try {
-			this.client.create()
-				.creatingParentContainersIfNeeded()
-				.withMode(CreateMode.CONTAINER)
-				.forPath(this.keyPath);
-		}
-		catch (KeeperException.NodeExistsException ex) {
-			// created by another thread or process meanwhile
+	private void createKeyNode(ReplyWait replies) throws Exception {
+		CompletableFuture<CuratorEvent> created = new CompletableFuture<>();
+		this.client.create()
+			.creatingParentContainersIfNeeded()
+			.withMode(CreateMode.CONTAINER)
+			.inBackground((client, event) -> created.complete(event))
+			.forPath(this.keyPath);
+		KeeperException.Code result = KeeperException.Code.get(replies.await(created).getResultCode());
+		// NODEEXISTS: created by another thread or process meanwhile
+		if (result != KeeperException.Code.OK && result != KeeperException.Code.NODEEXISTS) {
+			throw KeeperException.create(result, this.keyPath);
 		}
 	}
 
-	private @Nullable Arrival tryEnqueue(LockNodeKind kind, LockHolder holder, LongSupplier pauses) throws Exception {
+	private @Nullable Arrival tryEnqueue(LockNodeKind kind, LockHolder holder, LongSupplier pauses, ReplyWait replies)
+			throws Exception {
 		long checkedAt = pauses.getAsLong();
 		CompletableFuture<CuratorEvent> created = new CompletableFuture<>();
 		this.client.create()
@@ -109,7 +114,7 @@ final class LockQueue {
 		CuratorEvent event;
 		try {
 			firstLook = QueueRead.start(this.client, this.keyPath, kind.waitsForAnyDeparture());
-			event = created.get();
+			event = replies.await(created);
 		}
 		catch (Exception ex) {
 			created.thenAccept(this::abandonCreated);
@@ -122,7 +127,7 @@ final class LockQueue {
 		if (result != KeeperException.Code.OK) {
 			throw KeeperException.create(result, event.getPath());
 		}
-		Stat stat = (event.getStat() != null) ? event.getStat() : statOfFoundAgain(event);
+		Stat stat = (event.getStat() != null) ? event.getStat() : statOfFoundAgain(event, replies);
 		return new Arrival(queuedNode(event, kind, stat), firstLook, checkedAt);
 	}
 
@@ -145,9 +150,11 @@ final class LockQueue {
 	 * node is deleted in the background, or it would block the key until the session
 	 * ends.
 	 */
-	private Stat statOfFoundAgain(CuratorEvent created) throws Exception {
+	private Stat statOfFoundAgain(CuratorEvent created, ReplyWait replies) throws Exception {
 		try {
-			Stat stat = this.client.checkExists().forPath(created.getName());
+			CompletableFuture<CuratorEvent> read = new CompletableFuture<>();
+			this.client.checkExists().inBackground((client, event) -> read.complete(event)).forPath(created.getName());
+			Stat stat = replies.await(read).getStat();
 			if (stat == null) {
 				throw new KeeperException.NoNodeException(created.getName());
 			}
@@ -177,6 +184,7 @@ final class LockQueue {
 	 * @param deadlineNanos the deadline, on the {@link System#nanoTime()} scale
 	 * @param pauses counts the pauses of this process, read before each look at the queue
 	 * is sent
+	 * @param replies how long to wait for ZooKeeper's replies
 	 * @return the pause count read before the look at the queue that showed the node's
 	 * turn, or empty if the deadline passed first
 	 * @throws KeeperException.NoNodeException if the node is gone: its session ended
@@ -184,17 +192,18 @@ final class LockQueue {
 	 * cannot be combined with the node's
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
-	OptionalLong awaitTurn(Arrival arrival, long deadlineNanos, LongSupplier pauses) throws Exception {
+	OptionalLong awaitTurn(Arrival arrival, long deadlineNanos, LongSupplier pauses, ReplyWait replies)
+			throws Exception {
 		QueuedNode node = arrival.node();
 		boolean watchQueue = node.kind().waitsForAnyDeparture();
 		QueueRead read = arrival.firstLook();
 		long checkedAt = arrival.checkedAt();
 		while (true) {
-			List<String> queue = read.children();
+			List<String> queue = (read == arrival.firstLook()) ? read.childrenIfRead(replies) : read.children(replies);
 			int position = (queue != null) ? queue.indexOf(node.name()) : -1;
 			if (position < 0 && read == arrival.firstLook()) {
 				checkedAt = pauses.getAsLong();
-				read = QueueRead.now(this.client, this.keyPath, watchQueue);
+				read = QueueRead.start(this.client, this.keyPath, watchQueue);
 				continue;
 			}
 			if (position < 0) {
@@ -208,12 +217,12 @@ final class LockQueue {
 			if (remaining <= 0) {
 				return OptionalLong.empty();
 			}
-			boolean changed = watchQueue ? read.awaitChange(remaining) : awaitChangeOf(blocker, remaining);
+			boolean changed = watchQueue ? read.awaitChange(remaining) : awaitChangeOf(blocker, remaining, replies);
 			if (!changed) {
 				return OptionalLong.empty();
 			}
 			checkedAt = pauses.getAsLong();
-			read = QueueRead.now(this.client, this.keyPath, watchQueue);
+			read = QueueRead.start(this.client, this.keyPath, watchQueue);
 		}
 	}
 
@@ -228,36 +237,56 @@ final class LockQueue {
 	 * @return whether the node changed or was already gone; {@code false} if the time
 	 * passed first
 	 */
-	private boolean awaitChangeOf(String blocker, long remainingNanos) throws Exception {
+	private boolean awaitChangeOf(String blocker, long remainingNanos, ReplyWait replies) throws Exception {
 		CountDownLatch blockerChanged = new CountDownLatch(1);
-		try {
-			this.client.getData()
-				.usingWatcher((Watcher) (watched) -> blockerChanged.countDown())
-				.forPath(ZKPaths.makePath(this.keyPath, blocker));
-		}
-		catch (KeeperException.NoNodeException ex) {
+		CompletableFuture<CuratorEvent> watched = new CompletableFuture<>();
+		String blockerPath = ZKPaths.makePath(this.keyPath, blocker);
+		this.client.getData()
+			.usingWatcher((Watcher) (event) -> blockerChanged.countDown())
+			.inBackground((client, event) -> watched.complete(event))
+			.forPath(blockerPath);
+		KeeperException.Code result = KeeperException.Code.get(replies.await(watched).getResultCode());
+		if (result == KeeperException.Code.NONODE) {
 			return true;
+		}
+		if (result != KeeperException.Code.OK) {
+			throw KeeperException.create(result, blockerPath);
 		}
 		return blockerChanged.await(remainingNanos, TimeUnit.NANOSECONDS);
 	}
 
 	/**
-	 * Who holds the node at the head of the queue.
-	 * @return the holder, or {@code null} if the queue is empty or its head names none
-	 * @throws Exception if ZooKeeper fails
+	 * Who holds the node at the head of the queue, read in the background.
+	 * @return the holder, or {@code null} if the queue is empty, its head names none, or
+	 * ZooKeeper fails
+	 * @throws Exception if the read cannot be sent
 	 */
-	@Nullable LockHolder head() throws Exception {
-		List<String> queue = this.client.getChildren().forPath(this.keyPath);
-		if (queue.isEmpty()) {
-			return null;
+	CompletableFuture<@Nullable LockHolder> head() throws Exception {
+		CompletableFuture<@Nullable String> headPath = new CompletableFuture<>();
+		this.client.getChildren().inBackground((client, event) -> {
+			List<String> queue = (event.getResultCode() == KeeperException.Code.OK.intValue()) ? event.getChildren()
+					: List.of();
+			headPath.complete(
+					queue.stream().min(BY_SEQUENCE).map((head) -> ZKPaths.makePath(this.keyPath, head)).orElse(null));
+		}).forPath(this.keyPath);
+		return headPath.thenCompose(this::holderOf);
+	}
+
+	private CompletableFuture<@Nullable LockHolder> holderOf(@Nullable String nodePath) {
+		CompletableFuture<@Nullable LockHolder> holder = new CompletableFuture<>();
+		if (nodePath == null) {
+			holder.complete(null);
+			return holder;
 		}
-		queue.sort(BY_SEQUENCE);
 		try {
-			return LockHolder.fromBytes(this.client.getData().forPath(ZKPaths.makePath(this.keyPath, queue.get(0))));
+			this.client.getData()
+				.inBackground((client, event) -> holder.complete(LockHolder.fromBytes(event.getData())))
+				.forPath(nodePath);
 		}
-		catch (KeeperException.NoNodeException ex) {
-			return null;
+		catch (Exception ex) {
+			holder.complete(null);
 		}
+		return holder;
 	}
 
 	/**
@@ -304,14 +333,20 @@ final class LockQueue {
 	}
 
 	/**
-	 * Deletes the node, and keeps deleting it in the background if ZooKeeper cannot be
+	 * Deletes the node in the background, and keeps deleting it if ZooKeeper cannot be
 	 * reached now. A node that is already gone is no error.
 	 * @param node the node to delete
-	 * @throws Exception if the deletion could not be confirmed; it goes on in the
-	 * background
+	 * @return ZooKeeper's reply to the deletion, to come
+	 * @throws Exception if the deletion could not even be started
 	 */
-	void leave(QueuedNode node) throws Exception {
-		this.client.delete().quietly().guaranteed().forPath(node.path());
+	CompletableFuture<CuratorEvent> leave(QueuedNode node) throws Exception {
+		CompletableFuture<CuratorEvent> deleted = new CompletableFuture<>();
+		this.client.delete()
+			.quietly()
+			.guaranteed()
+			.inBackground((client, event) -> deleted.complete(event))
+			.forPath(node.path());
+		return deleted;
 	}
 
 	/**

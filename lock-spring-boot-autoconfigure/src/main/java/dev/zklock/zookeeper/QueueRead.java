@@ -7,75 +7,76 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One read of the nodes of a {@link LockQueue}, in queue order, that may watch the queue
- * for the next change.
+ * for the next change. It is sent in the background, and its reply waited for within a
+ * {@link ReplyWait}.
  */
 final class QueueRead {
 
-	private final CompletableFuture<@Nullable List<String>> children;
+	private final CompletableFuture<CuratorEvent> reply;
 
 	private final CountDownLatch changed;
 
-	private QueueRead(CompletableFuture<@Nullable List<String>> children, CountDownLatch changed) {
-		this.children = children;
+	private QueueRead(CompletableFuture<CuratorEvent> reply, CountDownLatch changed) {
+		this.reply = reply;
 		this.changed = changed;
 	}
 
 	/**
-	 * Sends a read without waiting for its answer. A read that fails (because the queue's
-	 * node does not exist yet, for example) answers {@code null}.
+	 * Sends a read without waiting for its reply.
 	 * @param client the client
 	 * @param keyPath the path of the queue's node
 	 * @param watch whether to watch the queue for its next change
-	 * @return the read, whose answer comes later
+	 * @return the read, whose reply comes later
 	 * @throws Exception if the read cannot be sent
 	 */
 	static QueueRead start(CuratorFramework client, String keyPath, boolean watch) throws Exception {
 		CountDownLatch changed = new CountDownLatch(1);
-		CompletableFuture<@Nullable List<String>> children = new CompletableFuture<>();
+		CompletableFuture<CuratorEvent> reply = new CompletableFuture<>();
 		var read = client.getChildren();
 		(watch ? read.usingWatcher((Watcher) (event) -> changed.countDown()) : read)
-			.inBackground((curator, event) -> children
-				.complete((event.getResultCode() == KeeperException.Code.OK.intValue()) ? event.getChildren() : null))
+			.inBackground((curator, event) -> reply.complete(event))
 			.forPath(keyPath);
-		return new QueueRead(children, changed);
+		return new QueueRead(reply, changed);
 	}
 
 	/**
-	 * Reads the queue, waiting for the answer.
-	 * @param client the client
-	 * @param keyPath the path of the queue's node
-	 * @param watch whether to watch the queue for its next change
-	 * @return the read, answered
-	 * @throws KeeperException.NoNodeException if the queue's node does not exist
-	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
+	 * The names of the queue's nodes, in queue order, waiting for the reply if need be.
+	 * @param replies how long to wait for the reply
+	 * @return the names
+	 * @throws KeeperException if the read failed
+	 * @throws Exception if the reply did not come in time, or the thread is interrupted
 	 */
-	static QueueRead now(CuratorFramework client, String keyPath, boolean watch) throws Exception {
-		CountDownLatch changed = new CountDownLatch(1);
-		List<String> children = watch
-				? client.getChildren().usingWatcher((Watcher) (event) -> changed.countDown()).forPath(keyPath)
-				: client.getChildren().forPath(keyPath);
-		return new QueueRead(CompletableFuture.completedFuture(children), changed);
-	}
-
-	/**
-	 * The names of the queue's nodes, in queue order, waiting for the answer if need be.
-	 * @return the names, or {@code null} if a read that was {@link #start started} failed
-	 * @throws Exception if the thread is interrupted
-	 */
-	@Nullable List<String> children() throws Exception {
-		List<String> names = this.children.get();
-		if (names == null) {
-			return null;
+	List<String> children(ReplyWait replies) throws Exception {
+		CuratorEvent event = replies.await(this.reply);
+		KeeperException.Code result = KeeperException.Code.get(event.getResultCode());
+		if (result != KeeperException.Code.OK) {
+			throw KeeperException.create(result, event.getPath());
 		}
-		List<String> sorted = new ArrayList<>(names);
+		List<String> sorted = new ArrayList<>(event.getChildren());
 		sorted.sort(LockQueue.BY_SEQUENCE);
 		return sorted;
+	}
+
+	/**
+	 * The names of the queue's nodes, or {@code null} if the read failed.
+	 * @param replies how long to wait for the reply
+	 * @return the names, or {@code null}
+	 * @throws Exception if the reply did not come in time, or the thread is interrupted
+	 */
+	@Nullable List<String> childrenIfRead(ReplyWait replies) throws Exception {
+		try {
+			return children(replies);
+		}
+		catch (KeeperException ex) {
+			return null;
+		}
 	}
 
 	/**

@@ -2,8 +2,8 @@ package dev.zklock.zookeeper;
 
 import java.time.Duration;
 import java.util.OptionalLong;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 
 import dev.zklock.LockAcquisitionException;
@@ -15,20 +15,15 @@ import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Takes turns in {@link LockQueue}s and gives them up, within deadlines. Curator retries
- * an operation that lost its connection for as long as its retry policy allows, which can
- * be far longer than a lock's wait time; the {@link OverdueInterrupter} cuts such work
- * short, and nodes whose turn did not come are deleted in the background.
+ * Takes turns in {@link LockQueue}s and gives them up, within deadlines. Requests go to
+ * ZooKeeper in the background, and their replies are waited for within a
+ * {@link ReplyWait}: Curator retries an operation that lost its connection for as long as
+ * its retry policy allows, which can be far longer than a lock's wait time, and the wait
+ * for it ends anyway. Nodes whose turn did not come are deleted in the background.
  */
 final class QueueTurns {
 
 	private static final Log logger = LogFactory.getLog(QueueTurns.class);
-
-	/**
-	 * How long past its deadline an acquisition may take to finish its last ZooKeeper
-	 * round trip before it is cut short.
-	 */
-	static final Duration ACQUISITION_GRACE = Duration.ofMillis(250);
 
 	/**
 	 * How long a release waits for ZooKeeper to confirm the deletion of the lock node
@@ -38,11 +33,8 @@ final class QueueTurns {
 
 	private final CuratorFramework client;
 
-	private final OverdueInterrupter overdueInterrupter;
-
-	QueueTurns(CuratorFramework client, OverdueInterrupter overdueInterrupter) {
+	QueueTurns(CuratorFramework client) {
 		this.client = client;
-		this.overdueInterrupter = overdueInterrupter;
 	}
 
 	/**
@@ -65,14 +57,14 @@ final class QueueTurns {
 	LockCohort.@Nullable Turn take(LockQueue queue, String key, LockNodeKind kind, LockHolder holder, Duration waitTime,
 			long deadline, LongSupplier pauses) throws Exception {
 		awaitConnection(key, waitTime, deadline);
-		OverdueInterrupter.Watch watch = this.overdueInterrupter.watch(deadline + ACQUISITION_GRACE.toNanos());
+		ReplyWait replies = new ReplyWait(this.client, deadline);
 		QueuedNode node = null;
 		OptionalLong turnCheckedAt = OptionalLong.empty();
 		Exception failure = null;
 		try {
-			LockQueue.Arrival arrival = queue.enqueue(kind, holder, pauses);
+			LockQueue.Arrival arrival = queue.enqueue(kind, holder, pauses, replies);
 			node = arrival.node();
-			turnCheckedAt = queue.awaitTurn(arrival, deadline, pauses);
+			turnCheckedAt = queue.awaitTurn(arrival, deadline, pauses, replies);
 		}
 		catch (Exception ex) {
 			failure = ex;
@@ -80,14 +72,13 @@ final class QueueTurns {
 		if (node != null && turnCheckedAt.isEmpty()) {
 			abandon(queue, node, key);
 		}
-		boolean overdue = watch.end();
 		if (failure == null) {
 			return turnCheckedAt.isPresent() ? new LockCohort.Turn(node, 0, turnCheckedAt.getAsLong()) : null;
 		}
 		if (failure instanceof KeeperException.NoNodeException vanished) {
 			return retryAfterSessionEnded(queue, key, kind, holder, waitTime, deadline, pauses, vanished);
 		}
-		if (overdue) {
+		if (failure instanceof TimeoutException) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within " + waitTime.toMillis()
 					+ "ms: ZooKeeper (" + connectString() + ") did not answer in time", failure);
 		}
@@ -123,26 +114,29 @@ final class QueueTurns {
 	}
 
 	/**
-	 * Describes who holds the head of a queue, for the message of a timed-out wait; gives
-	 * up quietly if ZooKeeper does not answer within {@link #ACQUISITION_GRACE}.
+	 * Describes who holds the head of a queue, for the message of a wait that timed out;
+	 * gives up quietly if ZooKeeper does not answer by the deadline plus
+	 * {@link ReplyWait#GRACE}, so that the description never holds the caller up longer.
 	 * @param queue the queue
+	 * @param deadline the wait's deadline, on the {@link System#nanoTime()} scale
 	 * @return the holder's description, or {@code null} if it cannot be told
 	 */
-	@Nullable String describeHead(LockQueue queue) {
+	@Nullable String describeHead(LockQueue queue, long deadline) {
 		if (!this.client.getZookeeperClient().isConnected()) {
 			return null;
 		}
-		OverdueInterrupter.Watch watch = this.overdueInterrupter.watch(System.nanoTime() + ACQUISITION_GRACE.toNanos());
 		try {
-			LockHolder head = queue.head();
+			LockHolder head = queue.head()
+				.get(Math.max(0, deadline + ReplyWait.GRACE.toNanos() - System.nanoTime()), TimeUnit.NANOSECONDS);
 			return (head != null) ? head.toString() : null;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
 		}
 		catch (Exception ex) {
 			logger.debug("Could not read who holds " + queue.keyPath(), ex);
 			return null;
-		}
-		finally {
-			watch.end();
 		}
 	}
 
@@ -164,32 +158,25 @@ final class QueueTurns {
 
 	/**
 	 * Deletes a held node, waiting at most {@link #RELEASE_TIMEOUT} for ZooKeeper to
-	 * confirm it; an unconfirmed deletion is logged and goes on in the background, and so
-	 * does every deletion once the registry is closed.
+	 * confirm it; an unconfirmed deletion is logged and goes on in the background. An
+	 * interrupt ends the wait and stays set.
 	 * @param queue the node's queue
 	 * @param node the node
 	 * @param key the lock key, for messages
 	 */
 	void leave(LockQueue queue, QueuedNode node, String key) {
-		OverdueInterrupter.Watch watch;
 		try {
-			watch = this.overdueInterrupter.watch(System.nanoTime() + RELEASE_TIMEOUT.toNanos());
+			queue.leave(node).get(RELEASE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
 		}
-		catch (RejectedExecutionException ex) {
-			// the registry is closed, so nothing would cut a long wait short
-			abandon(queue, node, key);
-			return;
-		}
-		try {
-			queue.leave(node);
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			logger.debug("Interrupted while ZooKeeper deleted the lock node of '" + key + "' (" + node.path()
+					+ "); Curator keeps deleting it in the background");
 		}
 		catch (Exception ex) {
 			logger.warn("Could not confirm the release of lock '" + key + "' with ZooKeeper (" + connectString()
 					+ "); Curator keeps deleting its node in the background, and ZooKeeper deletes it when the "
 					+ "session ends", ex);
-		}
-		finally {
-			watch.end();
 		}
 	}
 

@@ -112,7 +112,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			return thread;
 		});
 		this.scheduler.setRemoveOnCancelPolicy(true);
-		this.turns = new QueueTurns(client, new OverdueInterrupter(this.scheduler));
+		this.turns = new QueueTurns(client);
 		this.lossDetector = new LockLossDetector(client, lostLockPolicy, this.scheduler);
 		this.cohortTurns = new CohortTurns(this.turns, this.lossDetector);
 	}

@@ -35,6 +35,9 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 	/** ZooKeeper's operation code of an existence check. */
 	public static final int EXISTS = 3;
 
+	/** ZooKeeper's operation code of a delete. */
+	public static final int DELETE = 2;
+
 	private static final int PING = 11;
 
 	private final ServerSocket listener;

@@ -51,8 +51,7 @@ class HandOffDoubtTests {
 	void connect() throws Exception {
 		this.client = this.zookeeper.newClient();
 		this.detector = new LockLossDetector(this.client, LostLockPolicy.defaults(), this.scheduler);
-		this.turns = new CohortTurns(new QueueTurns(this.client, new OverdueInterrupter(this.scheduler)),
-				this.detector);
+		this.turns = new CohortTurns(new QueueTurns(this.client), this.detector);
 		this.entry = new LockEntry(new LockQueue(this.client, "/locks/hot"),
 				new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
 	}

@@ -7,6 +7,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.testsupport.ReplyHoldingProxy;
@@ -80,7 +82,7 @@ class LockRoundTripTests {
 			assertThat(lock.isValid()).isTrue();
 			lock.release();
 			assertThat(operations.drain()).containsExactly("CreateBuilderImpl-Background",
-					"GetChildrenBuilderImpl-Background", "DeleteBuilderImpl-Foreground");
+					"GetChildrenBuilderImpl-Background", "DeleteBuilderImpl-Background");
 		}
 	}
 
@@ -94,8 +96,8 @@ class LockRoundTripTests {
 		assertThat(lock.isValid()).isTrue();
 		lock.release();
 		assertThat(operations.drain()).containsExactly("CreateBuilderImpl-Background",
-				"GetChildrenBuilderImpl-Background", "CreateBuilderImpl-Foreground", "CreateBuilderImpl-Background",
-				"GetChildrenBuilderImpl-Background", "DeleteBuilderImpl-Foreground");
+				"GetChildrenBuilderImpl-Background", "CreateBuilderImpl-Background", "CreateBuilderImpl-Background",
+				"GetChildrenBuilderImpl-Background", "DeleteBuilderImpl-Background");
 	}
 
 	@Test
@@ -123,6 +125,64 @@ class LockRoundTripTests {
 		AcquiredLock next = registry.acquire("late", LONG_WAIT);
 		assertThat(next.isValid()).isTrue();
 		next.release();
+	}
+
+	@Test
+	void tryLockOfAFreeLockWhileZooKeeperIsSlowButConnectedTakesIt() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		createUnreapedKeyNode(registry, "slow");
+		ZooKeeperLock lock = registry.obtain("slow");
+		this.proxy.holdReplies();
+		Future<Boolean> tried = this.threads.submit(() -> {
+			boolean taken = lock.tryLock();
+			if (taken) {
+				lock.unlock();
+			}
+			return taken;
+		});
+		await().during(ReplyWait.GRACE.multipliedBy(3)).atMost(LONG_WAIT).until(() -> !tried.isDone());
+		this.proxy.releaseReplies();
+		assertThat(tried.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void callerInterruptedWhileZooKeeperDoesNotAnswerStaysInterrupted() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		createUnreapedKeyNode(registry, "interrupted");
+		this.proxy.holdReplies();
+		AtomicReference<Thread> acquiring = new AtomicReference<>();
+		Future<Boolean> stillInterrupted = this.threads.submit(() -> {
+			acquiring.set(Thread.currentThread());
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> registry.acquire("interrupted", Duration.ofMillis(100)))
+				.withMessageContaining("Interrupted");
+			return Thread.currentThread().isInterrupted();
+		});
+		await().during(ReplyWait.GRACE.multipliedBy(2)).atMost(LONG_WAIT).until(() -> !stillInterrupted.isDone());
+		acquiring.get().interrupt();
+		assertThat(stillInterrupted.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		this.proxy.releaseReplies();
+	}
+
+	@Test
+	void holderInterruptedWhileZooKeeperConfirmsTheReleaseStaysInterrupted() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		createUnreapedKeyNode(registry, "leaving");
+		CountDownLatch releasing = new CountDownLatch(1);
+		AtomicReference<Thread> holder = new AtomicReference<>();
+		Future<Boolean> stillInterrupted = this.threads.submit(() -> {
+			AcquiredLock lock = registry.acquire("leaving", LONG_WAIT);
+			holder.set(Thread.currentThread());
+			this.proxy.holdReplies();
+			releasing.countDown();
+			lock.release();
+			return Thread.interrupted();
+		});
+		releasing.await();
+		await().until(() -> this.proxy.requests().contains(ReplyHoldingProxy.DELETE));
+		holder.get().interrupt();
+		assertThat(stillInterrupted.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		this.proxy.releaseReplies();
 	}
 
 	@Test
@@ -186,11 +246,14 @@ class LockRoundTripTests {
 		String keyPath = "/locks/stale-first-look";
 		client.create().creatingParentsIfNeeded().forPath(keyPath);
 		LockQueue queue = new LockQueue(client, keyPath);
-		QueueRead readBeforeTheNodeExisted = QueueRead.now(client, keyPath, false);
+		long deadline = System.nanoTime() + LONG_WAIT.toNanos();
+		ReplyWait replies = new ReplyWait(client, deadline);
+		QueueRead readBeforeTheNodeExisted = QueueRead.start(client, keyPath, false);
+		readBeforeTheNodeExisted.children(replies);
 		LockQueue.Arrival arrival = queue.enqueue(LockNodeKind.EXCLUSIVE, LockHolder.current("round-trips", true),
-				() -> 0);
+				() -> 0, replies);
 		LockQueue.Arrival staleArrival = new LockQueue.Arrival(arrival.node(), readBeforeTheNodeExisted, 0);
-		assertThat(queue.awaitTurn(staleArrival, System.nanoTime() + LONG_WAIT.toNanos(), () -> 0)).isPresent();
+		assertThat(queue.awaitTurn(staleArrival, deadline, () -> 0, replies)).isPresent();
 	}
 
 	/**
@@ -248,7 +311,8 @@ class LockRoundTripTests {
 	}
 
 	private static void assertCutShortForNoAnswer(Future<AcquiredLock> acquisition) {
-		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> acquisition.get(10, TimeUnit.SECONDS))
+		assertThatExceptionOfType(ExecutionException.class)
+			.isThrownBy(() -> acquisition.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS))
 			.withCauseInstanceOf(LockAcquisitionException.class)
 			.withMessageContaining("did not answer in time");
 	}
