@@ -55,6 +55,28 @@ final class ZooKeeperEnsemble implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Makes the servers, before their first start, believe they already went through
+	 * leader elections up to the given epoch: the first leader then numbers its
+	 * transactions (zxids) in the next epoch.
+	 * @param epoch the epoch the servers have accepted
+	 */
+	void acceptEpoch(long epoch) throws IOException {
+		for (ZooKeeperServerProcess server : this.servers) {
+			Path snapshots = Files.createDirectories(server.directory().resolve("data").resolve("version-2"));
+			Files.writeString(snapshots.resolve("acceptedEpoch"), Long.toString(epoch));
+			Files.writeString(snapshots.resolve("currentEpoch"), Long.toString(epoch));
+		}
+	}
+
+	/**
+	 * The servers, in the order of their ids.
+	 * @return the servers
+	 */
+	List<ZooKeeperServerProcess> servers() {
+		return List.copyOf(this.servers);
+	}
+
 	private static int freePort() throws IOException {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			return socket.getLocalPort();

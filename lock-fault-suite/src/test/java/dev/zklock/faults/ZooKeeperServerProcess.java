@@ -33,6 +33,10 @@ final class ZooKeeperServerProcess {
 		this.clientPort = clientPort;
 	}
 
+	Path directory() {
+		return this.directory;
+	}
+
 	String address() {
 		return "127.0.0.1:" + this.clientPort;
 	}
