@@ -1,6 +1,7 @@
 package dev.zklock.faults;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.assertj.core.api.SoftAssertions;
@@ -80,6 +81,36 @@ class ClientFaultTests extends FaultRunTests {
 		Hold expired = holdOf(victim, stalled);
 		this.run.report("holder whose session expired recorded %s", expired.events());
 		assertFencedOff(expired, violations);
+	}
+
+	@Test
+	void lateWritesOfHoldersThatReleasedAreRefusedOnceALaterHolderWrote() throws Exception {
+		WorkerProcess writer = this.run.workers().get(0);
+		List<HistoryEvent> lateWrites = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			writer.send("write-late");
+			int before = lateWrites.size();
+			lateWrites.add(this.run.awaitEvent(List.of(writer),
+					(event) -> event.type() == HistoryEvent.Type.LATE_WRITE
+							&& lateWrites.stream().noneMatch((earlier) -> earlier.timeMicros() == event.timeMicros()),
+					Duration.ofSeconds(60)));
+			assertThat(lateWrites).hasSize(before + 1);
+		}
+		long takenOverInTheSameProcess = lateWrites.stream()
+			.filter((late) -> writer.history()
+				.holds()
+				.stream()
+				.anyMatch((hold) -> hold.key().equals(late.key()) && hold.token() > late.token()
+						&& (hold.token() >> 12) == (late.token() >> 12)))
+			.count();
+		this.run.report(
+				"%d late writes, all refused: %s; %d of them after a thread of the same process took the "
+						+ "lock over",
+				lateWrites.size(), lateWrites.stream().allMatch((late) -> late.detail().endsWith(" REJECTED")),
+				takenOverInTheSameProcess);
+		assertThat(lateWrites).allSatisfy((late) -> assertThat(late.detail()).endsWith(" REJECTED"));
+		this.run.faultsCleared();
+		assertThat(this.run.quietThenCheck(QUIET_PERIOD)).isEmpty();
 	}
 
 	/**

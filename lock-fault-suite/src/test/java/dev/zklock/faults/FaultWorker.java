@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.zklock.LockHandle;
@@ -31,9 +32,11 @@ import org.springframework.context.annotation.Configuration;
  * history file, the number of threads, the comma-separated keys and the wait time in
  * milliseconds. Commands arrive as lines on standard input: {@code stall MILLIS} (the
  * next thread to take a lock sleeps that long between reading and writing the store),
- * {@code expire-session} (expire the ZooKeeper session on the client side, as ZooKeeper
- * would after a partition) and {@code stop} (finish the current iterations and exit; the
- * end of the input does the same).
+ * {@code write-late} (the next thread to take a lock reads the store under it, releases
+ * it, and writes what it read once a later holder has written, as a write delayed in the
+ * network would arrive), {@code expire-session} (expire the ZooKeeper session on the
+ * client side, as ZooKeeper would after a partition) and {@code stop} (finish the current
+ * iterations and exit; the end of the input does the same).
  */
 public final class FaultWorker {
 
@@ -51,6 +54,8 @@ public final class FaultWorker {
 	private final Duration waitTime;
 
 	private final AtomicReference<Duration> pendingStall = new AtomicReference<>();
+
+	private final AtomicBoolean pendingLateWrite = new AtomicBoolean();
 
 	private volatile boolean stopping;
 
@@ -104,6 +109,9 @@ public final class FaultWorker {
 			if (command.equals("expire-session")) {
 				curator.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
 			}
+			else if (command.equals("write-late")) {
+				this.pendingLateWrite.set(true);
+			}
 			else if (command.startsWith("stall ")) {
 				this.pendingStall.set(Duration.ofMillis(Long.parseLong(command.substring(6))));
 			}
@@ -117,8 +125,13 @@ public final class FaultWorker {
 		while (!this.stopping) {
 			String key = this.keys.get(ThreadLocalRandom.current().nextInt(this.keys.size()));
 			try {
-				long token = this.lockTemplate.execute(key, this.waitTime, this::increment);
-				this.history.record(HistoryEvent.Type.RELEASED, key, token, "");
+				if (this.pendingLateWrite.compareAndSet(true, false)) {
+					writeLate(key);
+				}
+				else {
+					long token = this.lockTemplate.execute(key, this.waitTime, this::increment);
+					this.history.record(HistoryEvent.Type.RELEASED, key, token, "");
+				}
 			}
 			catch (RuntimeException ex) {
 				// LockException and its subtypes above all; the store's failures too
@@ -153,6 +166,30 @@ public final class FaultWorker {
 		this.history.record(HistoryEvent.Type.WRITE, key, token, (value + 1) + (accepted ? " ACCEPTED" : " REJECTED"));
 		this.history.record(HistoryEvent.Type.VALID, key, token, Boolean.toString(lock.isValid()));
 		return token;
+	}
+
+	/**
+	 * Reads the key's counter under its lock, releases the lock, and once a later holder
+	 * has written the counter, writes what it read, incremented, with its own token: the
+	 * store must refuse it.
+	 */
+	private void writeLate(String key) {
+		long[] tokenAndValue = this.lockTemplate.execute(key, this.waitTime, (lock) -> {
+			this.history.record(HistoryEvent.Type.ACQUIRED, key, lock.fencingToken(), "");
+			long value = this.store.read(key);
+			this.history.record(HistoryEvent.Type.READ, key, lock.fencingToken(), Long.toString(value));
+			return new long[] { lock.fencingToken(), value };
+		});
+		long token = tokenAndValue[0];
+		long value = tokenAndValue[1];
+		this.history.record(HistoryEvent.Type.RELEASED, key, token, "");
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (this.store.read(key) == value && System.nanoTime() - deadline < 0) {
+			pause(Duration.ofMillis(5));
+		}
+		boolean accepted = this.store.write(key, token, value + 1);
+		this.history.record(HistoryEvent.Type.LATE_WRITE, key, token,
+				(value + 1) + (accepted ? " ACCEPTED" : " REJECTED"));
 	}
 
 	private static void pause(Duration duration) {

@@ -47,6 +47,12 @@ record HistoryEvent(long timeMicros, String thread, Type type, String key, long 
 		/** The hold ended and the lock was released. */
 		RELEASED,
 
+		/**
+		 * A holder that released its lock wrote what it read under it, once a later
+		 * holder had written; detail is {@code value ACCEPTED|REJECTED}.
+		 */
+		LATE_WRITE,
+
 		/** The iteration failed; detail is the exception's simple class name. */
 		FAILED,
 
