@@ -95,6 +95,18 @@ class HandOffDoubtTests {
 		assertThat(second.fencingToken()).isEqualTo(first.fencingToken() + 1);
 	}
 
+	@Test
+	void pauseAfterZooKeeperShowedANodesTurnIsCountedAgainstThatTurn() throws Exception {
+		QueueTurns queueTurns = new QueueTurns(this.client);
+		LockCohort.Turn turn = queueTurns.take(this.entry.queue, "hot", LockNodeKind.EXCLUSIVE,
+				LockHolder.current("doubts", true), LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(),
+				this.detector::pauses);
+		assertThat(this.detector.unpausedSince(turn.checkedAt())).isTrue();
+		pauseLongerThanHalfTheSessionTimeout();
+		assertThat(this.detector.unpausedSince(turn.checkedAt())).isFalse();
+		queueTurns.abandon(this.entry.queue, turn.node(), "hot");
+	}
+
 	private LockHold take() throws Exception {
 		return this.turns.take(this.entry, "hot", LockNodeKind.EXCLUSIVE, () -> LockHolder.current("doubts", true),
 				LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(), Thread.currentThread());
