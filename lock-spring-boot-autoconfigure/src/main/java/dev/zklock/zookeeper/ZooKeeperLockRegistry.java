@@ -44,6 +44,14 @@ import org.springframework.util.Assert;
  */
 public class ZooKeeperLockRegistry implements AutoCloseable {
 
+	/**
+	 * The longest wait an acquisition bounds: about 146 years. A longer wait time, up to
+	 * the largest {@link Duration}, waits this long, which is for all practical purposes
+	 * without bound; the deadline of a wait stays within the {@link System#nanoTime()}
+	 * arithmetic that compares it with the time.
+	 */
+	public static final Duration LONGEST_WAIT = Duration.ofNanos(Long.MAX_VALUE / 2);
+
 	private static final Log logger = LogFactory.getLog(ZooKeeperLockRegistry.class);
 
 	private final CuratorFramework client;
@@ -163,7 +171,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * Acquires the exclusive lock for the key, waiting at most the wait time, all
 	 * included: waiting for a ZooKeeper connection and for other holders.
 	 * @param key the lock key
-	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once, and a wait time
+	 * beyond {@link #LONGEST_WAIT} waits without bound
 	 * @return the acquisition, to be released by the calling thread
 	 * @throws LockTimeoutException if another holder kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
@@ -182,7 +191,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * @param type what the lock lets other holders do meanwhile
 	 * @param permits the number of permits of a {@link LockType#SEMAPHORE}; {@code 1} for
 	 * the other types
-	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once, and a wait time
+	 * beyond {@link #LONGEST_WAIT} waits without bound
 	 * @return the acquisition, to be released by the calling thread
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
@@ -206,7 +216,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * @param type what the lock lets other holders do meanwhile
 	 * @param permits the number of permits of a {@link LockType#SEMAPHORE}; {@code 1} for
 	 * the other types
-	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once, and a wait time
+	 * beyond {@link #LONGEST_WAIT} waits without bound
 	 * @return the acquisition, to be released once, by any thread
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
@@ -217,11 +228,12 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		return acquire(key, LockNodeKind.of(type, permits), waitTime, null);
 	}
 
-	private AcquiredLock acquire(String key, LockNodeKind kind, Duration waitTime, @Nullable Thread owner) {
+	private AcquiredLock acquire(String key, LockNodeKind kind, Duration requestedWaitTime, @Nullable Thread owner) {
 		if (this.scheduler.isShutdown()) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': the lock registry is closed",
 					null);
 		}
+		Duration waitTime = (requestedWaitTime.compareTo(LONGEST_WAIT) > 0) ? LONGEST_WAIT : requestedWaitTime;
 		long deadline = System.nanoTime() + waitTime.toNanos();
 		LockEntry entry = this.entries.retain(pathOf(key));
 		LockHold current = (owner != null && !(kind instanceof LockNodeKind.Permit)) ? entry.holds.get(owner) : null;

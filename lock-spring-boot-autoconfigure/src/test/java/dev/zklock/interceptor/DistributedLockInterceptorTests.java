@@ -99,6 +99,15 @@ class DistributedLockInterceptorTests {
 	}
 
 	@Test
+	void waitTimesBeyondTheNanosecondRangeWaitWithoutBound() {
+		this.contextRunner.withPropertyValues("distributed-lock.wait-time=PT2562048H").run((context) -> {
+			OrderService orders = context.getBean(OrderService.class);
+			assertThat(orders.payPatiently("10")).isEqualTo("order:10");
+			assertThat(orders.pay("10")).isEqualTo("order:10");
+		});
+	}
+
+	@Test
 	void nestedCallsOnTheSameKeyReenter() {
 		this.contextRunner.run((context) -> {
 			OuterService outer = context.getBean(OuterService.class);
@@ -233,6 +242,12 @@ class DistributedLockInterceptorTests {
 
 		@DistributedLock(key = "'order:' + #orderId", waitTime = "0")
 		String payQuickly(String orderId) {
+			this.invocations.incrementAndGet();
+			return LockHandle.current().key();
+		}
+
+		@DistributedLock(key = "'order:' + #orderId", waitTime = "PT2562048H")
+		String payPatiently(String orderId) {
 			this.invocations.incrementAndGet();
 			return LockHandle.current().key();
 		}
