@@ -84,6 +84,10 @@ final class LockKeyEvaluator {
 
 	private String validKey(LockSpec spec, Object value) {
 		String key = value.toString();
+		if (key == null) {
+			throw new IllegalArgumentException(
+					spec.describe() + " evaluated to a " + value.getClass().getName() + " whose toString() is null");
+		}
 		if (key.isBlank()) {
 			throw new IllegalArgumentException(spec.describe() + " evaluated to a blank key");
 		}

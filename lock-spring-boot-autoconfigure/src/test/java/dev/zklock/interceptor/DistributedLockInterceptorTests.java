@@ -146,6 +146,12 @@ class DistributedLockInterceptorTests {
 				.withMessageContaining("keys that include null");
 			assertThatIllegalArgumentException().isThrownBy(() -> orders.bare(new String[] { "a", " " }))
 				.withMessageContaining("blank key");
+			assertThatIllegalArgumentException().isThrownBy(() -> orders.bare(new NullText()))
+				.withMessageContaining("'#orderId'")
+				.withMessageContaining("OrderService.bare(Object)")
+				.withMessageContaining("toString() is null");
+			assertThatIllegalArgumentException().isThrownBy(() -> orders.bare(List.of("a", new NullText())))
+				.withMessageContaining("toString() is null");
 			assertThatIllegalArgumentException().isThrownBy(() -> orders.byProperty(null))
 				.withMessageContaining("'customer:' + #order.customerId")
 				.withMessageContaining("reads '#order', which is null");
@@ -173,6 +179,15 @@ class DistributedLockInterceptorTests {
 	}
 
 	record Order(String customerId) {
+	}
+
+	static class NullText {
+
+		@Override
+		public @Nullable String toString() {
+			return null;
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
