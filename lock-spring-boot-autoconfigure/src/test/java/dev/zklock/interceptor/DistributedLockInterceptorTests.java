@@ -161,6 +161,20 @@ class DistributedLockInterceptorTests {
 	}
 
 	@Test
+	void keyExpressionWhoseMethodThrowsIsRejectedNamingTheMethodAndExpressionWithoutRunningTheMethod() {
+		this.contextRunner.run((context) -> {
+			OrderService orders = context.getBean(OrderService.class);
+			assertThatIllegalArgumentException().isThrownBy(() -> orders.bySuffix("abc"))
+				.withMessageContaining("'#id.substring(5)'")
+				.withMessageContaining("OrderService.bySuffix(String)")
+				.withCauseInstanceOf(StringIndexOutOfBoundsException.class);
+			assertThat(orders.invocationCount()).isZero();
+			assertThat(context.getBean(ZooKeeperLockRegistry.class).keysInUse()).isZero();
+			assertThat(orders.bySuffix("order-12")).isEqualTo("-12");
+		});
+	}
+
+	@Test
 	void annotationOnAnInterfaceMethodApplies() {
 		this.contextRunner.run((context) -> {
 			Greeter greeter = context.getBean(Greeter.class);
@@ -275,6 +289,12 @@ class DistributedLockInterceptorTests {
 
 		@DistributedLock(key = "#orderId")
 		String bare(Object orderId) {
+			this.invocations.incrementAndGet();
+			return LockHandle.current().key();
+		}
+
+		@DistributedLock(key = "#id.substring(5)")
+		String bySuffix(String id) {
 			this.invocations.incrementAndGet();
 			return LockHandle.current().key();
 		}
