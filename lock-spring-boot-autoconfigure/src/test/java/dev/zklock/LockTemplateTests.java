@@ -21,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 @ExtendWith(OutputCaptureExtension.class)
@@ -159,6 +160,17 @@ class LockTemplateTests {
 			return waiting;
 		});
 		assertThat(waiter.get(10, TimeUnit.SECONDS)).isEqualTo("waited");
+	}
+
+	@Test
+	void messagesAbbreviateAHugeKeyThatTheExceptionKeepsWhole() {
+		String key = "huge:" + "k".repeat(100 * 1024);
+		LockTimeoutException timeout = otherProcess.execute(key,
+				(held) -> catchThrowableOfType(LockTimeoutException.class,
+						() -> template.execute(key, Duration.ZERO, (lock) -> "never")));
+		assertThat(timeout.getMessage()).hasSizeLessThan(500)
+			.startsWith("Could not acquire lock '" + key.substring(0, 100) + "... (" + key.length() + " characters)'");
+		assertThat(timeout.getKey()).isEqualTo(key);
 	}
 
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockException;
 import dev.zklock.LockTimeoutException;
@@ -230,8 +231,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 
 	private AcquiredLock acquire(String key, LockNodeKind kind, Duration requestedWaitTime, @Nullable Thread owner) {
 		if (this.scheduler.isShutdown()) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': the lock registry is closed",
-					null);
+			throw new LockAcquisitionException(key,
+					"Could not acquire lock '" + AbbreviatedKey.of(key) + "': the lock registry is closed", null);
 		}
 		Duration waitTime = (requestedWaitTime.compareTo(LONGEST_WAIT) > 0) ? LONGEST_WAIT : requestedWaitTime;
 		long deadline = System.nanoTime() + waitTime.toNanos();
@@ -240,15 +241,16 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		if (current != null) {
 			if (kind == LockNodeKind.EXCLUSIVE && current.kind() == LockNodeKind.SHARED) {
 				this.entries.dispose(entry);
-				throw new IllegalStateException("The current thread holds the read lock of '" + key
+				throw new IllegalStateException("The current thread holds the read lock of '" + AbbreviatedKey.of(key)
 						+ "' and asks for its exclusive (write) lock: that upgrade would wait for itself; "
 						+ "release the read lock first");
 			}
 			if (!isHeld(current) && current.lossReason() != null) {
 				this.entries.dispose(entry);
 				throw new LockAcquisitionException(key,
-						"Could not re-enter lock '" + key + "': the current thread's hold of it (fencing token "
-								+ current.fencingToken() + ") was lost: " + current.lossReason(),
+						"Could not re-enter lock '" + AbbreviatedKey.of(key)
+								+ "': the current thread's hold of it (fencing token " + current.fencingToken()
+								+ ") was lost: " + current.lossReason(),
 						null);
 			}
 			current.enter();
@@ -268,16 +270,19 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockAcquisitionException(key, "Interrupted while acquiring lock '" + key + "'", ex);
+			throw new LockAcquisitionException(key, "Interrupted while acquiring lock '" + AbbreviatedKey.of(key) + "'",
+					ex);
 		}
 		catch (LockException ex) {
 			throw ex;
 		}
 		catch (LockNodeKind.ConflictException ex) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': " + ex.getMessage(), ex);
+			throw new LockAcquisitionException(key,
+					"Could not acquire lock '" + AbbreviatedKey.of(key) + "': " + ex.getMessage(), ex);
 		}
 		catch (Exception ex) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': " + ex, ex);
+			throw new LockAcquisitionException(key, "Could not acquire lock '" + AbbreviatedKey.of(key) + "': " + ex,
+					ex);
 		}
 		finally {
 			this.waiting.remove(waiter);
@@ -338,7 +343,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			scheduleRelease(entry, hold, delay, released);
 		}
 		catch (RejectedExecutionException ex) {
-			logger.debug("Lock '" + hold.key() + "' stays held until the ZooKeeper session ends: its registry closed "
+			logger.debug("Lock '" + AbbreviatedKey.of(hold.key())
+					+ "' stays held until the ZooKeeper session ends: its registry closed "
 					+ "before its delayed release was scheduled");
 		}
 		return released;
@@ -463,7 +469,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			return new LockQueue(this.client, pathOf(key)).describe();
 		}
 		catch (Exception ex) {
-			throw new IllegalStateException("Could not read the lock queue of '" + key + "' from ZooKeeper: " + ex, ex);
+			throw new IllegalStateException(
+					"Could not read the lock queue of '" + AbbreviatedKey.of(key) + "' from ZooKeeper: " + ex, ex);
 		}
 	}
 
