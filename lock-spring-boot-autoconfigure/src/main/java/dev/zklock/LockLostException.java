@@ -23,7 +23,8 @@ public class LockLostException extends LockException {
 	 * @param reason why the lock counts as lost
 	 */
 	public LockLostException(String key, long fencingToken, String reason) {
-		super("Lock '" + key + "' (fencing token " + fencingToken + ") was lost while its holder ran, "
+		super("Lock '" + AbbreviatedKey.of(key) + "' (fencing token " + fencingToken
+				+ ") was lost while its holder ran, "
 				+ "so the protected code may have run at the same time as another holder's: " + reason, null);
 		this.key = key;
 		this.fencingToken = fencingToken;

@@ -74,7 +74,7 @@ final class LockObservations {
 		}
 		catch (RuntimeException ex) {
 			logger.warn("An observation handler failed at the start of " + observation.getContext().getName()
-					+ " for lock '" + request.key() + "'; the lock is not affected", ex);
+					+ " for lock '" + AbbreviatedKey.of(request.key()) + "'; the lock is not affected", ex);
 		}
 		return observation;
 	}

@@ -153,7 +153,8 @@ public class LockTemplate {
 		catch (Exception ex) {
 			addLoss(ex, end(lock));
 			keepInterrupt(ex);
-			throw new UndeclaredThrowableException(ex, "Work under lock '" + request.key() + "' failed");
+			throw new UndeclaredThrowableException(ex,
+					"Work under lock '" + AbbreviatedKey.of(request.key()) + "' failed");
 		}
 		LockLostException lost = end(lock);
 		if (lost != null) {
@@ -252,14 +253,15 @@ public class LockTemplate {
 		catch (Exception ex) {
 			addLoss(ex, end(lock));
 			keepInterrupt(ex);
-			throw new UndeclaredThrowableException(ex, "Work under lock '" + request.key() + "' failed to start");
+			throw new UndeclaredThrowableException(ex,
+					"Work under lock '" + AbbreviatedKey.of(request.key()) + "' failed to start");
 		}
 		finally {
 			HeldLocks.remove(lock.handle());
 		}
 		if (work == null) {
 			release(lock);
-			throw new IllegalStateException("Asynchronous work under lock '" + request.key()
+			throw new IllegalStateException("Asynchronous work under lock '" + AbbreviatedKey.of(request.key())
 					+ "' returned no CompletionStage, so there is nothing to keep the lock until");
 		}
 		CompletableFuture<T> result = new CompletableFuture<>();

@@ -34,8 +34,8 @@ public class LockTimeoutException extends LockException {
 	 * {@code null} if unknown
 	 */
 	public LockTimeoutException(String key, Duration waitTime, @Nullable String holder) {
-		super("Could not acquire lock '" + key + "' within " + waitTime.toMillis() + "ms: another holder kept it"
-				+ ((holder != null) ? " (" + holder + ")" : ""), null);
+		super("Could not acquire lock '" + AbbreviatedKey.of(key) + "' within " + waitTime.toMillis()
+				+ "ms: another holder kept it" + ((holder != null) ? " (" + holder + ")" : ""), null);
 		this.key = key;
 		this.waitTime = waitTime;
 		this.holder = holder;

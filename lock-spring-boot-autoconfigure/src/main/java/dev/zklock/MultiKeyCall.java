@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,8 +39,9 @@ final class MultiKeyCall<T extends @Nullable Object> {
 		this.name = name;
 		this.keys = new ArrayList<>(orderedKeys);
 		this.type = type;
-		this.waitTime = waitTime;
-		this.deadline = System.nanoTime() + waitTime.toNanos();
+		this.waitTime = (waitTime.compareTo(ZooKeeperLockRegistry.LONGEST_WAIT) > 0)
+				? ZooKeeperLockRegistry.LONGEST_WAIT : waitTime;
+		this.deadline = System.nanoTime() + this.waitTime.toNanos();
 		this.callback = callback;
 	}
 

@@ -3,6 +3,9 @@ package dev.zklock;
 import java.io.IOException;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
@@ -18,6 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
 
 @ExtendWith(OutputCaptureExtension.class)
 class LockTemplateTests {
@@ -25,13 +30,16 @@ class LockTemplateTests {
 	@RegisterExtension
 	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
+	private static ZooKeeperLockRegistry registry;
+
 	private static LockTemplate template;
 
 	private static LockTemplate otherProcess;
 
 	@BeforeAll
 	static void connect() throws Exception {
-		template = new LockTemplate(new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks"), Duration.ofSeconds(5));
+		registry = new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks");
+		template = new LockTemplate(registry, Duration.ofSeconds(5));
 		otherProcess = new LockTemplate(new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks"), Duration.ZERO);
 	}
 
@@ -130,6 +138,39 @@ class LockTemplateTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> template.execute("k", Duration.ofSeconds(-1), (lock) -> "never"))
 			.withMessageContaining("negative");
+	}
+
+	@Test
+	void waitTimesBeyondTheNanosecondRangeWaitWithoutBound() throws Exception {
+		assertThat(template.<String>execute("forever", Duration.ofMillis(Long.MAX_VALUE), (lock) -> "free"))
+			.isEqualTo("free");
+		assertThat(template.<String>execute(
+				LockRequest.read("forever").withWaitTime(Duration.ofSeconds(Long.MAX_VALUE)), (lock) -> "read"))
+			.isEqualTo("read");
+		assertThat(template.<String>execute(List.of("forever:a", "forever:b"), LockType.EXCLUSIVE,
+				Duration.ofSeconds(Long.MAX_VALUE, 999_999_999), (lock) -> "both"))
+			.isEqualTo("both");
+		assertThat(new LockTemplate(registry, Duration.ofSeconds(Long.MAX_VALUE)).<String>execute("forever",
+				(lock) -> "by default"))
+			.isEqualTo("by default");
+		CompletableFuture<String> waiter = otherProcess.execute("forever", (held) -> {
+			CompletableFuture<String> waiting = CompletableFuture
+				.supplyAsync(() -> template.execute("forever", Duration.ofMillis(Long.MAX_VALUE), (lock) -> "waited"));
+			await().atMost(Duration.ofSeconds(10)).until(() -> !registry.waitingLocks().isEmpty());
+			return waiting;
+		});
+		assertThat(waiter.get(10, TimeUnit.SECONDS)).isEqualTo("waited");
+	}
+
+	@Test
+	void messagesAbbreviateAHugeKeyThatTheExceptionKeepsWhole() {
+		String key = "huge:" + "k".repeat(100 * 1024);
+		LockTimeoutException timeout = otherProcess.execute(key,
+				(held) -> catchThrowableOfType(LockTimeoutException.class,
+						() -> template.execute(key, Duration.ZERO, (lock) -> "never")));
+		assertThat(timeout.getMessage()).hasSizeLessThan(500)
+			.startsWith("Could not acquire lock '" + key.substring(0, 100) + "... (" + key.length() + " characters)'");
+		assertThat(timeout.getKey()).isEqualTo(key);
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.zklock.sample;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,8 @@ import java.util.stream.Collectors;
 
 import dev.zklock.autoconfigure.zookeeper.EmbeddedZooKeeperServer;
 import dev.zklock.interceptor.DistributedLockInterceptor;
+import dev.zklock.zookeeper.AcquiredLock;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,6 +82,26 @@ class SampleApplicationTests {
 	void locksEndpointShowsTheLocksOfThisInstance() {
 		Map<String, Object> locks = instance.get("/actuator/locks");
 		assertThat(locks).containsKeys("rootPath", "held", "waiting");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "orders/2026/42", "with space", "50%", "q?x=1&y#z", "semi;colon", "plus+and:colon",
+			"ünïcødé/ключ" })
+	void locksEndpointShowsTheQueueOfAnyKey(String key) {
+		AcquiredLock held = instance.context().getBean(ZooKeeperLockRegistry.class).acquire(key, Duration.ZERO);
+		try {
+			Map<String, Object> queue = instance.lockQueue(key);
+			assertThat(queue).containsEntry("key", key);
+			assertThat(queue.get("queue")).asInstanceOf(InstanceOfAssertFactories.list(Map.class))
+				.singleElement()
+				.satisfies((node) -> {
+					assertThat(node).containsEntry("holding", true);
+					assertThat(((Number) node.get("fencingToken")).longValue()).isEqualTo(held.fencingToken());
+				});
+		}
+		finally {
+			held.release();
+		}
 	}
 
 	@Test

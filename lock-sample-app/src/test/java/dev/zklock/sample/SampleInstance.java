@@ -1,8 +1,12 @@
 package dev.zklock.sample;
 
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -12,6 +16,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.util.UriUtils;
 
 /**
  * A running instance of the sample application, on a free port, with an HTTP client for
@@ -24,14 +29,16 @@ final class SampleInstance implements AutoCloseable {
 
 	private final ConfigurableApplicationContext context;
 
+	private final String baseUrl;
+
 	private final RestClient client;
 
 	private SampleInstance(ConfigurableApplicationContext context) {
 		this.context = context;
-		String port = context.getEnvironment().getRequiredProperty("local.server.port");
+		this.baseUrl = "http://127.0.0.1:" + context.getEnvironment().getRequiredProperty("local.server.port");
 		HttpClient httpClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 		this.client = RestClient.builder()
-			.baseUrl("http://127.0.0.1:" + port)
+			.baseUrl(this.baseUrl)
 			.requestFactory(new JdkClientHttpRequestFactory(httpClient))
 			.build();
 	}
@@ -83,6 +90,22 @@ final class SampleInstance implements AutoCloseable {
 	 */
 	Map<String, Object> get(String uri) {
 		return this.client.get().uri(uri).retrieve().requiredBody(JSON_OBJECT);
+	}
+
+	/**
+	 * Gets a key's lock queue from {@code /actuator/locks/{key}}, the key's {@code /}
+	 * kept as they are and every other character with a meaning in a URI URL-encoded.
+	 * @param key the lock key
+	 * @return the key's queue
+	 */
+	Map<String, Object> lockQueue(String key) {
+		String path = Arrays.stream(key.split("/", -1))
+			.map((segment) -> UriUtils.encode(segment, StandardCharsets.UTF_8))
+			.collect(Collectors.joining("/"));
+		return this.client.get()
+			.uri(URI.create(this.baseUrl + "/actuator/locks/" + path))
+			.retrieve()
+			.requiredBody(JSON_OBJECT);
 	}
 
 	/**

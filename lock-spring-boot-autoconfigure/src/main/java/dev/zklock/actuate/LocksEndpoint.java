@@ -9,6 +9,7 @@ import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 
 /**
  * The {@code locks} actuator endpoint: the distributed locks this instance holds and
@@ -38,13 +39,16 @@ public class LocksEndpoint {
 	}
 
 	/**
-	 * The queue of one key's lock, as ZooKeeper sees it.
-	 * @param key the lock key
+	 * The queue of one key's lock, as ZooKeeper sees it. Over HTTP, the key is the rest
+	 * of the path, so that a key with {@code /} in it is addressed as it is
+	 * ({@code /actuator/locks/orders/42}); the actuator joins its segments again.
+	 * @param key the lock key, as the segments of the path that names it
 	 * @return the key's queue
 	 */
 	@ReadOperation
-	public KeyDescriptor key(@Selector String key) {
-		return new KeyDescriptor(key, this.registry.pathOf(key), this.registry.queueOf(key));
+	public KeyDescriptor key(@Selector(match = Match.ALL_REMAINING) String... key) {
+		String joined = String.join("/", key);
+		return new KeyDescriptor(joined, this.registry.pathOf(joined), this.registry.queueOf(joined));
 	}
 
 	/**

@@ -36,7 +36,8 @@ final class LockKeyEvaluator {
 	 * @param target the target object, or {@code null}
 	 * @return the non-blank keys: one, or several when the expression yields a collection
 	 * or an array
-	 * @throws IllegalArgumentException if the expression fails or yields no usable key
+	 * @throws IllegalArgumentException if the expression fails, a method it calls throws,
+	 * or it yields no usable key
 	 */
 	List<String> resolveKeys(LockSpec spec, @Nullable Object[] args, @Nullable Object target) {
 		LockExpressionRoot root = new LockExpressionRoot(spec.method(), args, target);
@@ -56,6 +57,10 @@ final class LockKeyEvaluator {
 		}
 		catch (EvaluationException ex) {
 			throw new IllegalArgumentException(spec.describe() + " failed: " + ex.getMessage(), ex);
+		}
+		catch (RuntimeException ex) {
+			// SpEL rethrows unchecked exceptions of the methods it calls as they are
+			throw new IllegalArgumentException(spec.describe() + " failed: a method it calls threw " + ex, ex);
 		}
 		return validate(spec, value);
 	}
@@ -84,6 +89,10 @@ final class LockKeyEvaluator {
 
 	private String validKey(LockSpec spec, Object value) {
 		String key = value.toString();
+		if (key == null) {
+			throw new IllegalArgumentException(
+					spec.describe() + " evaluated to a " + value.getClass().getName() + " whose toString() is null");
+		}
 		if (key.isBlank()) {
 			throw new IllegalArgumentException(spec.describe() + " evaluated to a blank key");
 		}

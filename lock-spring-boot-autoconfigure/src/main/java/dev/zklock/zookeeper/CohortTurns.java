@@ -3,6 +3,7 @@ package dev.zklock.zookeeper;
 import java.time.Duration;
 import java.util.function.Supplier;
 
+import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.zookeeper.LockQueue.QueuedNode;
@@ -76,12 +77,13 @@ final class CohortTurns {
 			giveUp(cohort, entry, node, leads, key);
 			if (System.nanoTime() - deadline >= 0) {
 				throw new LockAcquisitionException(key,
-						"Could not acquire lock '" + key + "' within " + waitTime.toMillis()
+						"Could not acquire lock '" + AbbreviatedKey.of(key) + "' within " + waitTime.toMillis()
 								+ "ms: its lock node was in doubt (a suspended connection, an ended "
 								+ "ZooKeeper session or a pause of this process) before it was held",
 						null);
 			}
-			logger.debug("The lock node of '" + key + "' was in doubt before it was held; queueing again");
+			logger.debug("The lock node of '" + AbbreviatedKey.of(key)
+					+ "' was in doubt before it was held; queueing again");
 		}
 	}
 

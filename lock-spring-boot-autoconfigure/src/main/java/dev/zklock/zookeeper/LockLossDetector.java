@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.zklock.AbbreviatedKey;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
@@ -244,8 +245,8 @@ final class LockLossDetector implements AutoCloseable {
 
 	private void lose(LockHold hold, String reason) {
 		if (hold.markLost(reason)) {
-			logger.warn("Lock '" + hold.key() + "' (fencing token " + hold.fencingToken() + ") is lost: " + reason
-					+ (this.policy.interruptsHolder() ? "; interrupting its holder" : ""));
+			logger.warn("Lock '" + AbbreviatedKey.of(hold.key()) + "' (fencing token " + hold.fencingToken()
+					+ ") is lost: " + reason + (this.policy.interruptsHolder() ? "; interrupting its holder" : ""));
 			if (this.policy.interruptsHolder()) {
 				hold.interruptHolder();
 			}

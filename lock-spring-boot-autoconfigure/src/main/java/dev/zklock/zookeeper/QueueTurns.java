@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 
+import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.zookeeper.LockQueue.QueuedNode;
 import org.apache.commons.logging.Log;
@@ -79,8 +80,8 @@ final class QueueTurns {
 			return retryAfterSessionEnded(queue, key, kind, holder, waitTime, deadline, pauses, vanished);
 		}
 		if (failure instanceof TimeoutException) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within " + waitTime.toMillis()
-					+ "ms: ZooKeeper (" + connectString() + ") did not answer in time", failure);
+			throw new LockAcquisitionException(key, "Could not acquire lock '" + AbbreviatedKey.of(key) + "' within "
+					+ waitTime.toMillis() + "ms: ZooKeeper (" + connectString() + ") did not answer in time", failure);
 		}
 		throw failure;
 	}
@@ -93,10 +94,10 @@ final class QueueTurns {
 			LockHolder holder, Duration waitTime, long deadline, LongSupplier pauses,
 			KeeperException.NoNodeException ex) throws Exception {
 		if (System.nanoTime() - deadline >= 0) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "' within " + waitTime.toMillis()
-					+ "ms: the ZooKeeper session that queued for it ended", ex);
+			throw new LockAcquisitionException(key, "Could not acquire lock '" + AbbreviatedKey.of(key) + "' within "
+					+ waitTime.toMillis() + "ms: the ZooKeeper session that queued for it ended", ex);
 		}
-		logger.debug("The lock node of '" + key + "' vanished while it waited; queueing again", ex);
+		logger.debug("The lock node of '" + AbbreviatedKey.of(key) + "' vanished while it waited; queueing again", ex);
 		return take(queue, key, kind, holder, waitTime, deadline, pauses);
 	}
 
@@ -108,8 +109,9 @@ final class QueueTurns {
 		if (remaining <= 0 || !this.client.blockUntilConnected(
 				(int) Math.min(Integer.MAX_VALUE, Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining))),
 				TimeUnit.MILLISECONDS)) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': no connection to ZooKeeper ("
-					+ connectString() + ") within " + waitTime.toMillis() + "ms", null);
+			throw new LockAcquisitionException(key, "Could not acquire lock '" + AbbreviatedKey.of(key)
+					+ "': no connection to ZooKeeper (" + connectString() + ") within " + waitTime.toMillis() + "ms",
+					null);
 		}
 	}
 
@@ -151,7 +153,7 @@ final class QueueTurns {
 			queue.abandon(node);
 		}
 		catch (Exception ex) {
-			logger.warn("Could not start deleting the lock node of '" + key + "' (" + node.path()
+			logger.warn("Could not start deleting the lock node of '" + AbbreviatedKey.of(key) + "' (" + node.path()
 					+ "); ZooKeeper deletes it when the session ends", ex);
 		}
 	}
@@ -170,11 +172,12 @@ final class QueueTurns {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			logger.debug("Interrupted while ZooKeeper deleted the lock node of '" + key + "' (" + node.path()
-					+ "); Curator keeps deleting it in the background");
+			logger.debug("Interrupted while ZooKeeper deleted the lock node of '" + AbbreviatedKey.of(key) + "' ("
+					+ node.path() + "); Curator keeps deleting it in the background");
 		}
 		catch (Exception ex) {
-			logger.warn("Could not confirm the release of lock '" + key + "' with ZooKeeper (" + connectString()
+			logger.warn("Could not confirm the release of lock '" + AbbreviatedKey.of(key) + "' with ZooKeeper ("
+					+ connectString()
 					+ "); Curator keeps deleting its node in the background, and ZooKeeper deletes it when the "
 					+ "session ends", ex);
 		}

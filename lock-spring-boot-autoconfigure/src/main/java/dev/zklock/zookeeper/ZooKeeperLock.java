@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
+import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockTimeoutException;
 
@@ -64,7 +65,8 @@ public final class ZooKeeperLock implements Lock {
 	@Override
 	public void lockInterruptibly() throws InterruptedException {
 		if (!tryLock(UNTIL_ACQUIRED.toNanos(), TimeUnit.NANOSECONDS)) {
-			throw new IllegalStateException("Lock '" + this.key + "' was not acquired in " + UNTIL_ACQUIRED);
+			throw new IllegalStateException(
+					"Lock '" + AbbreviatedKey.of(this.key) + "' was not acquired in " + UNTIL_ACQUIRED);
 		}
 	}
 
@@ -96,7 +98,7 @@ public final class ZooKeeperLock implements Lock {
 	@Override
 	public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
 		if (Thread.interrupted()) {
-			throw new InterruptedException("Interrupted before acquiring lock '" + this.key + "'");
+			throw new InterruptedException("Interrupted before acquiring lock '" + AbbreviatedKey.of(this.key) + "'");
 		}
 		try {
 			hold(this.registry.acquire(this.key, Duration.ofNanos(Math.max(0, unit.toNanos(time)))));
@@ -125,8 +127,8 @@ public final class ZooKeeperLock implements Lock {
 		LockEntry entry = this.registry.entryOf(this.key);
 		AcquiredLock latest = (entry != null) ? entry.removeLatestViewAcquisition(Thread.currentThread()) : null;
 		if (latest == null) {
-			throw new IllegalMonitorStateException(
-					"The current thread does not hold lock '" + this.key + "' through any Lock view of its registry");
+			throw new IllegalMonitorStateException("The current thread does not hold lock '"
+					+ AbbreviatedKey.of(this.key) + "' through any Lock view of its registry");
 		}
 		latest.release();
 	}
@@ -138,9 +140,10 @@ public final class ZooKeeperLock implements Lock {
 	 */
 	@Override
 	public Condition newCondition() {
-		throw new UnsupportedOperationException("Lock '" + this.key + "' is a distributed lock, which has no "
-				+ "conditions: signal other processes through shared state instead (a ZooKeeper node or a "
-				+ "database row) and poll it under the lock");
+		throw new UnsupportedOperationException(
+				"Lock '" + AbbreviatedKey.of(this.key) + "' is a distributed lock, which has no "
+						+ "conditions: signal other processes through shared state instead (a ZooKeeper node or a "
+						+ "database row) and poll it under the lock");
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockException;
 import dev.zklock.LockTimeoutException;
@@ -43,6 +44,14 @@ import org.springframework.util.Assert;
  * choice.
  */
 public class ZooKeeperLockRegistry implements AutoCloseable {
+
+	/**
+	 * The longest wait an acquisition bounds: about 146 years. A longer wait time, up to
+	 * the largest {@link Duration}, waits this long, which is for all practical purposes
+	 * without bound; the deadline of a wait stays within the {@link System#nanoTime()}
+	 * arithmetic that compares it with the time.
+	 */
+	public static final Duration LONGEST_WAIT = Duration.ofNanos(Long.MAX_VALUE / 2);
 
 	private static final Log logger = LogFactory.getLog(ZooKeeperLockRegistry.class);
 
@@ -163,7 +172,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * Acquires the exclusive lock for the key, waiting at most the wait time, all
 	 * included: waiting for a ZooKeeper connection and for other holders.
 	 * @param key the lock key
-	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once, and a wait time
+	 * beyond {@link #LONGEST_WAIT} waits without bound
 	 * @return the acquisition, to be released by the calling thread
 	 * @throws LockTimeoutException if another holder kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
@@ -182,7 +192,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * @param type what the lock lets other holders do meanwhile
 	 * @param permits the number of permits of a {@link LockType#SEMAPHORE}; {@code 1} for
 	 * the other types
-	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once, and a wait time
+	 * beyond {@link #LONGEST_WAIT} waits without bound
 	 * @return the acquisition, to be released by the calling thread
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
@@ -206,7 +217,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * @param type what the lock lets other holders do meanwhile
 	 * @param permits the number of permits of a {@link LockType#SEMAPHORE}; {@code 1} for
 	 * the other types
-	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once, and a wait time
+	 * beyond {@link #LONGEST_WAIT} waits without bound
 	 * @return the acquisition, to be released once, by any thread
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
@@ -217,26 +229,28 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		return acquire(key, LockNodeKind.of(type, permits), waitTime, null);
 	}
 
-	private AcquiredLock acquire(String key, LockNodeKind kind, Duration waitTime, @Nullable Thread owner) {
+	private AcquiredLock acquire(String key, LockNodeKind kind, Duration requestedWaitTime, @Nullable Thread owner) {
 		if (this.scheduler.isShutdown()) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': the lock registry is closed",
-					null);
+			throw new LockAcquisitionException(key,
+					"Could not acquire lock '" + AbbreviatedKey.of(key) + "': the lock registry is closed", null);
 		}
+		Duration waitTime = (requestedWaitTime.compareTo(LONGEST_WAIT) > 0) ? LONGEST_WAIT : requestedWaitTime;
 		long deadline = System.nanoTime() + waitTime.toNanos();
 		LockEntry entry = this.entries.retain(pathOf(key));
 		LockHold current = (owner != null && !(kind instanceof LockNodeKind.Permit)) ? entry.holds.get(owner) : null;
 		if (current != null) {
 			if (kind == LockNodeKind.EXCLUSIVE && current.kind() == LockNodeKind.SHARED) {
 				this.entries.dispose(entry);
-				throw new IllegalStateException("The current thread holds the read lock of '" + key
+				throw new IllegalStateException("The current thread holds the read lock of '" + AbbreviatedKey.of(key)
 						+ "' and asks for its exclusive (write) lock: that upgrade would wait for itself; "
 						+ "release the read lock first");
 			}
 			if (!isHeld(current) && current.lossReason() != null) {
 				this.entries.dispose(entry);
 				throw new LockAcquisitionException(key,
-						"Could not re-enter lock '" + key + "': the current thread's hold of it (fencing token "
-								+ current.fencingToken() + ") was lost: " + current.lossReason(),
+						"Could not re-enter lock '" + AbbreviatedKey.of(key)
+								+ "': the current thread's hold of it (fencing token " + current.fencingToken()
+								+ ") was lost: " + current.lossReason(),
 						null);
 			}
 			current.enter();
@@ -256,16 +270,19 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockAcquisitionException(key, "Interrupted while acquiring lock '" + key + "'", ex);
+			throw new LockAcquisitionException(key, "Interrupted while acquiring lock '" + AbbreviatedKey.of(key) + "'",
+					ex);
 		}
 		catch (LockException ex) {
 			throw ex;
 		}
 		catch (LockNodeKind.ConflictException ex) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': " + ex.getMessage(), ex);
+			throw new LockAcquisitionException(key,
+					"Could not acquire lock '" + AbbreviatedKey.of(key) + "': " + ex.getMessage(), ex);
 		}
 		catch (Exception ex) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + key + "': " + ex, ex);
+			throw new LockAcquisitionException(key, "Could not acquire lock '" + AbbreviatedKey.of(key) + "': " + ex,
+					ex);
 		}
 		finally {
 			this.waiting.remove(waiter);
@@ -326,7 +343,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			scheduleRelease(entry, hold, delay, released);
 		}
 		catch (RejectedExecutionException ex) {
-			logger.debug("Lock '" + hold.key() + "' stays held until the ZooKeeper session ends: its registry closed "
+			logger.debug("Lock '" + AbbreviatedKey.of(hold.key())
+					+ "' stays held until the ZooKeeper session ends: its registry closed "
 					+ "before its delayed release was scheduled");
 		}
 		return released;
@@ -451,7 +469,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			return new LockQueue(this.client, pathOf(key)).describe();
 		}
 		catch (Exception ex) {
-			throw new IllegalStateException("Could not read the lock queue of '" + key + "' from ZooKeeper: " + ex, ex);
+			throw new IllegalStateException(
+					"Could not read the lock queue of '" + AbbreviatedKey.of(key) + "' from ZooKeeper: " + ex, ex);
 		}
 	}
 

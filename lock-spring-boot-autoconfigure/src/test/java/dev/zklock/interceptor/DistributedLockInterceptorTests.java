@@ -99,6 +99,15 @@ class DistributedLockInterceptorTests {
 	}
 
 	@Test
+	void waitTimesBeyondTheNanosecondRangeWaitWithoutBound() {
+		this.contextRunner.withPropertyValues("distributed-lock.wait-time=PT2562048H").run((context) -> {
+			OrderService orders = context.getBean(OrderService.class);
+			assertThat(orders.payPatiently("10")).isEqualTo("order:10");
+			assertThat(orders.pay("10")).isEqualTo("order:10");
+		});
+	}
+
+	@Test
 	void nestedCallsOnTheSameKeyReenter() {
 		this.contextRunner.run((context) -> {
 			OuterService outer = context.getBean(OuterService.class);
@@ -137,11 +146,31 @@ class DistributedLockInterceptorTests {
 				.withMessageContaining("keys that include null");
 			assertThatIllegalArgumentException().isThrownBy(() -> orders.bare(new String[] { "a", " " }))
 				.withMessageContaining("blank key");
+			assertThatIllegalArgumentException().isThrownBy(() -> orders.bare(new NullText()))
+				.withMessageContaining("'#orderId'")
+				.withMessageContaining("OrderService.bare(Object)")
+				.withMessageContaining("toString() is null");
+			assertThatIllegalArgumentException().isThrownBy(() -> orders.bare(List.of("a", new NullText())))
+				.withMessageContaining("toString() is null");
 			assertThatIllegalArgumentException().isThrownBy(() -> orders.byProperty(null))
 				.withMessageContaining("'customer:' + #order.customerId")
 				.withMessageContaining("reads '#order', which is null");
 			assertThat(orders.invocationCount()).isZero();
 			assertThat(context.getBean(ZooKeeperLockRegistry.class).keysInUse()).isZero();
+		});
+	}
+
+	@Test
+	void keyExpressionWhoseMethodThrowsIsRejectedNamingTheMethodAndExpressionWithoutRunningTheMethod() {
+		this.contextRunner.run((context) -> {
+			OrderService orders = context.getBean(OrderService.class);
+			assertThatIllegalArgumentException().isThrownBy(() -> orders.bySuffix("abc"))
+				.withMessageContaining("'#id.substring(5)'")
+				.withMessageContaining("OrderService.bySuffix(String)")
+				.withCauseInstanceOf(StringIndexOutOfBoundsException.class);
+			assertThat(orders.invocationCount()).isZero();
+			assertThat(context.getBean(ZooKeeperLockRegistry.class).keysInUse()).isZero();
+			assertThat(orders.bySuffix("order-12")).isEqualTo("-12");
 		});
 	}
 
@@ -164,6 +193,15 @@ class DistributedLockInterceptorTests {
 	}
 
 	record Order(String customerId) {
+	}
+
+	static class NullText {
+
+		@Override
+		public @Nullable String toString() {
+			return null;
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -237,6 +275,12 @@ class DistributedLockInterceptorTests {
 			return LockHandle.current().key();
 		}
 
+		@DistributedLock(key = "'order:' + #orderId", waitTime = "PT2562048H")
+		String payPatiently(String orderId) {
+			this.invocations.incrementAndGet();
+			return LockHandle.current().key();
+		}
+
 		@DistributedLock(key = "'order:' + #orderId", waitTime = "${orders.wait:1s}")
 		String payWithPlaceholderWait(String orderId) {
 			this.invocations.incrementAndGet();
@@ -245,6 +289,12 @@ class DistributedLockInterceptorTests {
 
 		@DistributedLock(key = "#orderId")
 		String bare(Object orderId) {
+			this.invocations.incrementAndGet();
+			return LockHandle.current().key();
+		}
+
+		@DistributedLock(key = "#id.substring(5)")
+		String bySuffix(String id) {
 			this.invocations.incrementAndGet();
 			return LockHandle.current().key();
 		}

@@ -65,6 +65,14 @@ class ZooKeeperLockTests {
 	}
 
 	@Test
+	void tryLockWithTheLongestWaitTakesAFreeLock() throws Exception {
+		ZooKeeperLock lock = this.registry.obtain("view");
+		assertThat(lock.tryLock(Long.MAX_VALUE, TimeUnit.DAYS)).isTrue();
+		lock.unlock();
+		this.otherProcess.acquire("view", Duration.ZERO).release();
+	}
+
+	@Test
 	void lockWaitsUntilTheOtherHolderReleases() throws Exception {
 		AcquiredLock held = this.otherProcess.acquire("view", Duration.ZERO);
 		CompletableFuture.runAsync(() -> {
