@@ -43,9 +43,9 @@ final class ObservedLock {
 	 */
 	@Nullable LockLostException release(boolean raiseLoss) {
 		boolean lost = raiseLoss && this.lock.isLost();
-		long holdFor = this.acquiredAt + this.request.holdAtLeast().toNanos() - System.nanoTime();
-		if (holdFor > 0) {
-			CompletionStage<Void> released = this.lock.releaseAfter(Duration.ofNanos(holdFor));
+		Duration holdFor = this.request.holdAtLeast().minusNanos(System.nanoTime() - this.acquiredAt);
+		if (holdFor.compareTo(Duration.ZERO) > 0) {
+			CompletionStage<Void> released = this.lock.releaseAfter(holdFor);
 			if (!this.hold.isNoop()) {
 				released.thenRun(this::endHold);
 			}

@@ -117,6 +117,16 @@ class AsyncLockTests {
 	}
 
 	@Test
+	void minimumHoldTimeTooLongToCountInNanosecondsKeepsTheLock() {
+		String result = template.execute(
+				LockRequest.exclusive("kept-for-ever").withHoldAtLeast(Duration.ofSeconds(Long.MAX_VALUE)),
+				(lock) -> "ran");
+		assertThat(result).isEqualTo("ran");
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> otherProcess.acquire("kept-for-ever", Duration.ofMillis(200)));
+	}
+
+	@Test
 	void minimumHoldTimeShorterThanTheWorkChangesNothing() {
 		template.execute(LockRequest.exclusive("slow").withHoldAtLeast(Duration.ofMillis(50)), (lock) -> {
 			Thread.sleep(100);

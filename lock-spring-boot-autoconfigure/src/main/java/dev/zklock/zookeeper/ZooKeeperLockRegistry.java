@@ -367,7 +367,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 				this.entries.dispose(entry);
 				released.complete(null);
 			}
-		}, delay.toNanos(), TimeUnit.NANOSECONDS);
+		}, ((delay.compareTo(LONGEST_WAIT) > 0) ? LONGEST_WAIT : delay).toNanos(), TimeUnit.NANOSECONDS);
 	}
 
 	/**
