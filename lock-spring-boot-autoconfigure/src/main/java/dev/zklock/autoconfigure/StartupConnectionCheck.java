@@ -3,6 +3,7 @@ package dev.zklock.autoconfigure;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
@@ -13,7 +14,9 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 /**
  * Waits at start-up, once every singleton exists, for the lock client to reach ZooKeeper,
  * as {@code distributed-lock.startup.*} asks: not at all by default, since locking works
- * as soon as ZooKeeper is reachable and fails clearly until then.
+ * as soon as ZooKeeper is reachable and fails clearly until then. Once connected, it
+ * checks the lock root (see {@link ZooKeeperLockRegistry#checkRoot()}), so that a root
+ * that a stranger made fails start-up; without a connection, the first lock checks it.
  */
 final class StartupConnectionCheck implements SmartInitializingSingleton {
 
@@ -21,11 +24,14 @@ final class StartupConnectionCheck implements SmartInitializingSingleton {
 
 	private final CuratorFramework client;
 
+	private final ZooKeeperLockRegistry registry;
+
 	private final Duration connectionWait;
 
 	private final boolean failWithoutConnection;
 
-	StartupConnectionCheck(CuratorFramework client, DistributedLockProperties.Startup startup) {
+	StartupConnectionCheck(CuratorFramework client, ZooKeeperLockRegistry registry,
+			DistributedLockProperties.Startup startup) {
 		if (startup.getConnectionWait().isNegative()) {
 			throw new InvalidConfigurationPropertyValueException("distributed-lock.startup.connection-wait",
 					startup.getConnectionWait(), "It must not be negative.");
@@ -35,13 +41,19 @@ final class StartupConnectionCheck implements SmartInitializingSingleton {
 					true, "Failing without a connection needs a positive distributed-lock.startup.connection-wait.");
 		}
 		this.client = client;
+		this.registry = registry;
 		this.connectionWait = startup.getConnectionWait();
 		this.failWithoutConnection = startup.isFailWithoutConnection();
 	}
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		if (this.connectionWait.isZero() || connected()) {
+		boolean waits = !this.connectionWait.isZero();
+		if (this.client.getZookeeperClient().isConnected() || (waits && connected())) {
+			this.registry.checkRoot();
+			return;
+		}
+		if (!waits) {
 			return;
 		}
 		String connectString = this.client.getZookeeperClient().getCurrentConnectionString();

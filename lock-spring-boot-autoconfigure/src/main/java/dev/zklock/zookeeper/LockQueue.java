@@ -236,6 +236,7 @@ final class LockQueue {
 	 * @param remainingNanos how long to wait at most
 	 * @return whether the node changed or was already gone; {@code false} if the time
 	 * passed first
+	 * @throws IllegalStateException if the node is not ephemeral, and so would never go
 	 */
 	private boolean awaitChangeOf(String blocker, long remainingNanos, ReplyWait replies) throws Exception {
 		CountDownLatch blockerChanged = new CountDownLatch(1);
@@ -245,12 +246,19 @@ final class LockQueue {
 			.usingWatcher((Watcher) (event) -> blockerChanged.countDown())
 			.inBackground((client, event) -> watched.complete(event))
 			.forPath(blockerPath);
-		KeeperException.Code result = KeeperException.Code.get(replies.await(watched).getResultCode());
+		CuratorEvent read = replies.await(watched);
+		KeeperException.Code result = KeeperException.Code.get(read.getResultCode());
 		if (result == KeeperException.Code.NONODE) {
 			return true;
 		}
 		if (result != KeeperException.Code.OK) {
 			throw KeeperException.create(result, blockerPath);
+		}
+		if (read.getStat().getEphemeralOwner() == 0) {
+			throw new IllegalStateException("The lock node " + blockerPath + " ahead in the queue is not ephemeral: "
+					+ "it belongs to no ZooKeeper session, so no lock client holds it, and it would block the key "
+					+ "for ever. A client other than a lock client created it; delete it, and keep other clients "
+					+ "from the lock root (see README)");
 		}
 		return blockerChanged.await(remainingNanos, TimeUnit.NANOSECONDS);
 	}

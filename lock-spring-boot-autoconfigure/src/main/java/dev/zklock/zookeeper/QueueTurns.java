@@ -34,8 +34,22 @@ final class QueueTurns {
 
 	private final CuratorFramework client;
 
+	private volatile @Nullable RootGuard rootGuard;
+
 	QueueTurns(CuratorFramework client) {
 		this.client = client;
+	}
+
+	/**
+	 * Checks the root with a guard before the first node is queued under it.
+	 * @param rootGuard the guard
+	 */
+	void guardRoot(RootGuard rootGuard) {
+		this.rootGuard = rootGuard;
+	}
+
+	@Nullable RootGuard rootGuard() {
+		return this.rootGuard;
 	}
 
 	/**
@@ -58,6 +72,7 @@ final class QueueTurns {
 	LockCohort.@Nullable Turn take(LockQueue queue, String key, LockNodeKind kind, LockHolder holder, Duration waitTime,
 			long deadline, LongSupplier pauses) throws Exception {
 		awaitConnection(key, waitTime, deadline);
+		verifyRoot(key);
 		ReplyWait replies = new ReplyWait(this.client, deadline);
 		QueuedNode node = null;
 		OptionalLong turnCheckedAt = OptionalLong.empty();
@@ -99,6 +114,19 @@ final class QueueTurns {
 		}
 		logger.debug("The lock node of '" + AbbreviatedKey.of(key) + "' vanished while it waited; queueing again", ex);
 		return take(queue, key, kind, holder, waitTime, deadline, pauses);
+	}
+
+	private void verifyRoot(String key) throws Exception {
+		RootGuard guard = this.rootGuard;
+		if (guard != null) {
+			try {
+				guard.verify();
+			}
+			catch (IllegalStateException ex) {
+				throw new LockAcquisitionException(key,
+						"Could not acquire lock '" + AbbreviatedKey.of(key) + "': " + ex.getMessage(), ex);
+			}
+		}
 	}
 
 	private void awaitConnection(String key, Duration waitTime, long deadline) throws InterruptedException {

@@ -19,6 +19,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.data.ACL;
 import dev.zklock.zookeeper.LockQueue.QueuedNode;
 import org.jspecify.annotations.Nullable;
 
@@ -134,6 +135,44 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 */
 	public void setApplicationName(@Nullable String applicationName) {
 		this.applicationName = applicationName;
+	}
+
+	/**
+	 * Keeps the root path in the hands of the clients that share this client's
+	 * credentials: the root becomes a persistent node with a guard child, which nobody
+	 * without the right to delete in the root can remove, so ZooKeeper never reaps it and
+	 * no stranger can delete or replace it; and before the first lock, the registry
+	 * checks that the root's ACL is the expected one, and refuses to lock under a root
+	 * that somebody else made (see {@link #checkRoot()}). Call it before the first lock,
+	 * with the ACL that the client's {@code ACLProvider} gives the nodes it creates.
+	 * @param expectedAcl the ACL the root must have
+	 */
+	public void guardRoot(List<ACL> expectedAcl) {
+		Assert.notEmpty(expectedAcl, "'expectedAcl' must not be empty");
+		this.turns.guardRoot(new RootGuard(this.client, this.rootPath, expectedAcl));
+	}
+
+	/**
+	 * Creates the guarded root if need be and checks its ACL now, if {@link #guardRoot}
+	 * was called; otherwise does nothing. The check is made once: afterwards nobody
+	 * without the credentials can change the root.
+	 * @throws IllegalStateException if the root's ACL is not the expected one, naming the
+	 * ACL found, or ZooKeeper fails
+	 */
+	public void checkRoot() {
+		RootGuard guard = this.turns.rootGuard();
+		if (guard == null) {
+			return;
+		}
+		try {
+			guard.verify();
+		}
+		catch (IllegalStateException ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Could not check the lock root " + this.rootPath + ": " + ex, ex);
+		}
 	}
 
 	/**
