@@ -21,8 +21,13 @@ public interface LockHandle {
 	/**
 	 * A number that is greater than every fencing token given before for the same key,
 	 * across threads, processes and restarts of the lock's ZooKeeper node, for as long as
-	 * the ZooKeeper ensemble keeps its data (the token is a ZooKeeper transaction id).
-	 * Reentrant acquisitions by the holder share the token of the outermost acquisition.
+	 * the ZooKeeper ensemble keeps its data: the creation zxid of the hold's lock node,
+	 * followed by the number of holders of this process that had the node before (a
+	 * thread that takes a lock over from another thread of its process gets a greater
+	 * token than its predecessor's). Reentrant acquisitions by the holder share the token
+	 * of the outermost acquisition. Readers of different processes that hold a read lock
+	 * at the same time are ordered against the writers before and after them, not against
+	 * each other.
 	 * @return the fencing token of this hold
 	 */
 	long fencingToken();
