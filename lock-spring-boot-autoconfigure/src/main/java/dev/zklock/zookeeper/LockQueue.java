@@ -7,6 +7,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 
 import org.apache.commons.logging.Log;
@@ -217,7 +218,7 @@ final class LockQueue {
 			if (remaining <= 0) {
 				return OptionalLong.empty();
 			}
-			boolean changed = watchQueue ? read.awaitChange(remaining) : awaitChangeOf(blocker, remaining, replies);
+			boolean changed = watchQueue ? read.awaitChange(remaining) : awaitChangeOf(blocker, remaining);
 			if (!changed) {
 				return OptionalLong.empty();
 			}
@@ -233,12 +234,13 @@ final class LockQueue {
 	 * of a node already gone would leave a watch for its creation, which never comes for
 	 * a sequential name, for as long as the session lives.
 	 * @param blocker the name of the blocking node
-	 * @param remainingNanos how long to wait at most
+	 * @param remainingNanos how long to wait at most, for the read's reply too: a waiter
+	 * whose time is up has its answer, the lock is held
 	 * @return whether the node changed or was already gone; {@code false} if the time
 	 * passed first
 	 * @throws IllegalStateException if the node is not ephemeral, and so would never go
 	 */
-	private boolean awaitChangeOf(String blocker, long remainingNanos, ReplyWait replies) throws Exception {
+	private boolean awaitChangeOf(String blocker, long remainingNanos) throws Exception {
 		CountDownLatch blockerChanged = new CountDownLatch(1);
 		CompletableFuture<CuratorEvent> watched = new CompletableFuture<>();
 		String blockerPath = ZKPaths.makePath(this.keyPath, blocker);
@@ -246,7 +248,14 @@ final class LockQueue {
 			.usingWatcher((Watcher) (event) -> blockerChanged.countDown())
 			.inBackground((client, event) -> watched.complete(event))
 			.forPath(blockerPath);
-		CuratorEvent read = replies.await(watched);
+		long deadline = System.nanoTime() + remainingNanos;
+		CuratorEvent read;
+		try {
+			read = watched.get(remainingNanos, TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			return false;
+		}
 		KeeperException.Code result = KeeperException.Code.get(read.getResultCode());
 		if (result == KeeperException.Code.NONODE) {
 			return true;
@@ -260,7 +269,7 @@ final class LockQueue {
 					+ "for ever. A client other than a lock client created it; delete it, and keep other clients "
 					+ "from the lock root (see README)");
 		}
-		return blockerChanged.await(remainingNanos, TimeUnit.NANOSECONDS);
+		return blockerChanged.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
 	}
 
 	/**

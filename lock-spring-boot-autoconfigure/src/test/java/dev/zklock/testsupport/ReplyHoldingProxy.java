@@ -35,6 +35,9 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 	/** ZooKeeper's operation code of an existence check. */
 	public static final int EXISTS = 3;
 
+	/** ZooKeeper's operation code of a read of a node's data. */
+	public static final int GET_DATA = 4;
+
 	/** ZooKeeper's operation code of a delete. */
 	public static final int DELETE = 2;
 

@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.zklock.LockAcquisitionException;
+import dev.zklock.LockTimeoutException;
 import dev.zklock.testsupport.ReplyHoldingProxy;
 import dev.zklock.testsupport.ZooKeeperOperations;
 import dev.zklock.testsupport.ZooKeeperTestServer;
@@ -183,6 +184,27 @@ class LockRoundTripTests {
 		holder.get().interrupt();
 		assertThat(stillInterrupted.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 		this.proxy.releaseReplies();
+	}
+
+	@Test
+	void timeoutWhoseHolderCannotBeToldInTimeEndsWithinTheGraceWithoutADescription() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		createUnreapedKeyNode(registry, "undescribed");
+		AcquiredLock held = registry(this.zookeeper.newClient()).acquire("undescribed", LONG_WAIT);
+		Duration waitTime = Duration.ofSeconds(1);
+		Future<Duration> timedOut = this.threads.submit(() -> {
+			long start = System.nanoTime();
+			assertThatExceptionOfType(LockTimeoutException.class)
+				.isThrownBy(() -> registry.acquire("undescribed", waitTime))
+				.withMessageNotContaining("pid");
+			return Duration.ofNanos(System.nanoTime() - start);
+		});
+		await().until(() -> this.proxy.requests().contains(ReplyHoldingProxy.GET_DATA));
+		this.proxy.holdReplies();
+		assertThat(timedOut.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS))
+			.isLessThan(waitTime.plus(ReplyWait.GRACE).plusSeconds(1));
+		this.proxy.releaseReplies();
+		held.release();
 	}
 
 	@Test
