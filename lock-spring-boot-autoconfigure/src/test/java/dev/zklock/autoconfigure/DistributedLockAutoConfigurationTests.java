@@ -104,8 +104,9 @@ class DistributedLockAutoConfigurationTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "distributed-lock.hand-off.max-count=-1", "distributed-lock.hand-off.max-time=-5ms" })
-	void negativeHandOffBoundFailsStartUpNamingTheProperty(String property) {
+	@ValueSource(strings = { "distributed-lock.hand-off.max-count=-1", "distributed-lock.hand-off.max-count=4096",
+			"distributed-lock.hand-off.max-time=-5ms" })
+	void handOffBoundOutOfRangeFailsStartUpNamingTheProperty(String property) {
 		this.contextRunner.withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).hasMessageContaining(property.substring(0, property.indexOf('=')));
