@@ -126,7 +126,8 @@ class ZooKeeperTlsTests {
 	@Test
 	void digestCredentialsOverTlsLogNoWarning(CapturedOutput output) {
 		tls()
-			.withPropertyValues("distributed-lock.zookeeper.authentication.username=locks",
+			.withPropertyValues("distributed-lock.root-path=/tls-digest-locks",
+					"distributed-lock.zookeeper.authentication.username=locks",
 					"distributed-lock.zookeeper.authentication.password=over-tls-secret")
 			.run((context) -> {
 				long token = context.getBean(LockTemplate.class)
