@@ -1,8 +1,5 @@
 package dev.zklock.autoconfigure;
 
-import java.security.NoSuchAlgorithmException;
-import java.util.List;
-
 import dev.zklock.LockTemplate;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperProperties;
@@ -11,10 +8,6 @@ import dev.zklock.zookeeper.HandOffPolicy;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.ZooDefs;
-import org.apache.zookeeper.data.ACL;
-import org.apache.zookeeper.data.Id;
-import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -58,26 +51,10 @@ public final class DistributedLockAutoConfiguration {
 					ex.getMessage());
 		}
 		registry.setApplicationName(environment.getProperty("spring.application.name"));
-		ZooKeeperProperties.Authentication authentication = zooKeeperProperties.getIfAvailable(ZooKeeperProperties::new)
-			.getAuthentication();
-		if (authentication.getUsername() != null && authentication.getPassword() != null) {
-			registry.guardRoot(creatorAcl(authentication.getUsername(), authentication.getPassword()));
+		if (zooKeeperProperties.getIfAvailable(ZooKeeperProperties::new).getAuthentication().getUsername() != null) {
+			registry.guardRoot();
 		}
 		return registry;
-	}
-
-	/**
-	 * The ACL of the nodes that a client authenticated with digest credentials creates:
-	 * all permissions for those credentials only.
-	 */
-	private static List<ACL> creatorAcl(String username, String password) {
-		try {
-			String digest = DigestAuthenticationProvider.generateDigest(username + ":" + password);
-			return List.of(new ACL(ZooDefs.Perms.ALL, new Id("digest", digest)));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("ZooKeeper's digest algorithm is not available", ex);
-		}
 	}
 
 	@Bean

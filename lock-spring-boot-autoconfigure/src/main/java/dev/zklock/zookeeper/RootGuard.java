@@ -18,8 +18,10 @@ import org.apache.zookeeper.data.ACL;
  * then create the root again, open to all, and read the key names or block keys under it.
  * So the root is a persistent node that always has a child, {@value #GUARD_NODE}, which
  * only a client allowed to delete in the root can remove: nobody else can delete or
- * replace the root. Before it locks anything, the guard checks once that the root's ACL
- * is the expected one, and refuses to lock under a root that a stranger made.
+ * replace the root. Before it locks anything, the guard checks once that the root carries
+ * the ACL that this client gives the nodes it creates (all its identities: digest
+ * credentials, a TLS certificate), as read from a short-lived probe node, and refuses to
+ * lock under a root that somebody else made.
  */
 final class RootGuard {
 
@@ -27,6 +29,8 @@ final class RootGuard {
 	 * The name of the root's guard node; no key's node name starts with {@code ~}.
 	 */
 	static final String GUARD_NODE = "~guard";
+
+	private static final String PROBE_PREFIX = "~probe-";
 
 	private static final int[] PERMISSIONS = { ZooDefs.Perms.CREATE, ZooDefs.Perms.DELETE, ZooDefs.Perms.READ,
 			ZooDefs.Perms.WRITE, ZooDefs.Perms.ADMIN };
@@ -37,26 +41,54 @@ final class RootGuard {
 
 	private final String rootPath;
 
-	private final Set<ACL> expectedAcl;
-
 	private volatile boolean verified;
 
-	RootGuard(CuratorFramework client, String rootPath, List<ACL> expectedAcl) {
+	RootGuard(CuratorFramework client, String rootPath) {
 		this.client = client;
 		this.rootPath = rootPath;
-		this.expectedAcl = Set.copyOf(expectedAcl);
 	}
 
 	/**
 	 * Creates the root and its guard node if need be, and checks the root's ACL, unless
 	 * that was done already.
-	 * @throws IllegalStateException if the root's ACL is not the expected one
+	 * @throws IllegalStateException if the root's ACL is not the one this client gives
+	 * the nodes it creates
 	 * @throws Exception if ZooKeeper fails
 	 */
 	void verify() throws Exception {
 		if (this.verified) {
 			return;
 		}
+		String probe;
+		try {
+			createGuard();
+			probe = this.client.create()
+				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+				.forPath(ZKPaths.makePath(this.rootPath, PROBE_PREFIX));
+		}
+		catch (KeeperException.NoAuthException ex) {
+			throw new IllegalStateException("The lock root " + this.rootPath + " has the ACL "
+					+ describe(this.client.getACL().forPath(this.rootPath))
+					+ ", which does not let this client create nodes in it: somebody else created or changed it");
+		}
+		try {
+			List<ACL> ours = this.client.getACL().forPath(probe);
+			List<ACL> found = this.client.getACL().forPath(this.rootPath);
+			if (!Set.copyOf(found).equals(Set.copyOf(ours))) {
+				throw new IllegalStateException("The lock root " + this.rootPath + " has the ACL " + describe(found)
+						+ ", not the ACL " + describe(ours) + " that this client gives the nodes it creates: a "
+						+ "client without the credentials created or changed it, and could read the key names or "
+						+ "block keys under it. Delete the node with the credentials (or an administrator's), and "
+						+ "keep its parent from other clients (see README)");
+			}
+		}
+		finally {
+			this.client.delete().quietly().guaranteed().inBackground().forPath(probe);
+		}
+		this.verified = true;
+	}
+
+	private void createGuard() throws Exception {
 		try {
 			this.client.create()
 				.creatingParentsIfNeeded()
@@ -66,21 +98,6 @@ final class RootGuard {
 		catch (KeeperException.NodeExistsException ex) {
 			// guarded already
 		}
-		catch (KeeperException.NoAuthException ex) {
-			throw notOurs(this.client.getACL().forPath(this.rootPath));
-		}
-		List<ACL> found = this.client.getACL().forPath(this.rootPath);
-		if (!Set.copyOf(found).equals(this.expectedAcl)) {
-			throw notOurs(found);
-		}
-		this.verified = true;
-	}
-
-	private IllegalStateException notOurs(List<ACL> found) {
-		return new IllegalStateException("The lock root " + this.rootPath + " has the ACL " + describe(found)
-				+ ", not the configured " + describe(this.expectedAcl) + ": a client without the credentials created "
-				+ "or changed it, and could read the key names or block keys under it. Delete the node with the "
-				+ "credentials (or an administrator's), and keep its parent from other clients (see README)");
 	}
 
 	static String describe(Iterable<ACL> acl) {

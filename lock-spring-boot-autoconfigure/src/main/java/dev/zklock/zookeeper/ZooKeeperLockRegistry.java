@@ -19,7 +19,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.data.ACL;
 import dev.zklock.zookeeper.LockQueue.QueuedNode;
 import org.jspecify.annotations.Nullable;
 
@@ -142,14 +141,13 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * credentials: the root becomes a persistent node with a guard child, which nobody
 	 * without the right to delete in the root can remove, so ZooKeeper never reaps it and
 	 * no stranger can delete or replace it; and before the first lock, the registry
-	 * checks that the root's ACL is the expected one, and refuses to lock under a root
-	 * that somebody else made (see {@link #checkRoot()}). Call it before the first lock,
-	 * with the ACL that the client's {@code ACLProvider} gives the nodes it creates.
-	 * @param expectedAcl the ACL the root must have
+	 * checks that the root carries the ACL this client gives the nodes it creates, and
+	 * refuses to lock under a root that somebody else made (see {@link #checkRoot()}).
+	 * Call it before the first lock, for a client that authenticates and creates nodes
+	 * with an ACL of its own (such as {@code CREATOR_ALL_ACL}).
 	 */
-	public void guardRoot(List<ACL> expectedAcl) {
-		Assert.notEmpty(expectedAcl, "'expectedAcl' must not be empty");
-		this.turns.guardRoot(new RootGuard(this.client, this.rootPath, expectedAcl));
+	public void guardRoot() {
+		this.turns.guardRoot(new RootGuard(this.client, this.rootPath));
 	}
 
 	/**
