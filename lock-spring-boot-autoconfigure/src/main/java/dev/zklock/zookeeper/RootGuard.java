@@ -100,7 +100,7 @@ final class RootGuard {
 		}
 	}
 
-	static String describe(Iterable<ACL> acl) {
+	private static String describe(Iterable<ACL> acl) {
 		StringBuilder description = new StringBuilder("[");
 		for (ACL entry : acl) {
 			if (description.length() > 1) {
