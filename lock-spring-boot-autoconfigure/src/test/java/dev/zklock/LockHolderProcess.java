@@ -19,7 +19,8 @@ import org.springframework.context.annotation.Configuration;
  * A separate JVM that uses the starter, for {@link SeparateProcessLockTests}. Arguments:
  * the connect string, then {@code hold KEY} (hold the lock until a line {@code release}
  * arrives on standard input) or {@code increment FILE COUNT} (increment a counter file
- * under the lock).
+ * under the lock). The system property {@code holder.session-timeout} sets its session
+ * timeout (2 s by default).
  */
 public final class LockHolderProcess {
 
@@ -32,7 +33,9 @@ public final class LockHolderProcess {
 			.bannerMode(Banner.Mode.OFF)
 			.logStartupInfo(false)
 			.run("--distributed-lock.zookeeper.connect-string=" + args[0],
-					"--distributed-lock.zookeeper.session-timeout=2s", "--distributed-lock.wait-time=60s")) {
+					"--distributed-lock.zookeeper.session-timeout="
+							+ System.getProperty("holder.session-timeout", "2s"),
+					"--distributed-lock.wait-time=60s")) {
 			Holder holder = context.getBean(Holder.class);
 			System.out.println("STARTED");
 			switch (args[1]) {

@@ -76,6 +76,16 @@ class SeparateProcessLockTests {
 	}
 
 	@Test
+	void lockOfAProcessThatShutsDownInOrderPassesOnAtOnceNotAtItsSessionTimeout() throws Exception {
+		Process holder = start(List.of("-Dholder.session-timeout=10s"), "hold", "shut-down-key");
+		long holderToken = heldToken(outputOf(holder));
+		holder.destroy();
+		long token = this.template.execute("shut-down-key", Duration.ofSeconds(5), LockHandle::fencingToken);
+		assertThat(token).isGreaterThan(holderToken);
+		assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
 	void threadsHereAndAnotherProcessLoseNoUpdate(@TempDir Path directory) throws Exception {
 		CounterFile counter = new CounterFile(directory.resolve("counter"));
 		Process other = start("increment", counter.path().toString(), "40");
@@ -107,10 +117,15 @@ class SeparateProcessLockTests {
 	}
 
 	private Process start(String... arguments) throws IOException {
+		return start(List.of(), arguments);
+	}
+
+	private Process start(List<String> jvmOptions, String... arguments) throws IOException {
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-						System.getProperty("java.class.path"), "-Dlogging.level.root=WARN",
-						LockHolderProcess.class.getName(), this.zookeeper.connectString()));
+						System.getProperty("java.class.path"), "-Dlogging.level.root=WARN"));
+		command.addAll(jvmOptions);
+		command.addAll(List.of(LockHolderProcess.class.getName(), this.zookeeper.connectString()));
 		command.addAll(List.of(arguments));
 		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
 			.redirectInput(ProcessBuilder.Redirect.PIPE)
