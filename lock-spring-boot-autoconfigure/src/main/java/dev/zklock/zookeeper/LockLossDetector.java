@@ -167,10 +167,26 @@ final class LockLossDetector implements AutoCloseable {
 
 	private void connectionStateChanged(ConnectionState state) {
 		switch (state) {
-			case SUSPENDED, READ_ONLY -> becameUncertain("the connection to ZooKeeper was suspended");
-			case LOST -> loseAll("the ZooKeeper session was lost");
-			case CONNECTED, RECONNECTED -> reconnected();
+			case SUSPENDED, READ_ONLY -> {
+				logger.warn("The connection to ZooKeeper (" + connectString() + ") is suspended; locks cannot be "
+						+ "taken until it is back, and held locks are "
+						+ (this.policy.trigger() == LostLockPolicy.Trigger.SUSPENDED ? "lost" : "uncertain"));
+				becameUncertain("the connection to ZooKeeper was suspended");
+			}
+			case LOST -> {
+				logger.warn("The ZooKeeper session of this client ended; its locks are lost");
+				loseAll("the ZooKeeper session was lost");
+			}
+			case RECONNECTED -> {
+				logger.info("Connected to ZooKeeper (" + connectString() + ") again; locking works again");
+				reconnected();
+			}
+			case CONNECTED -> reconnected();
 		}
+	}
+
+	private String connectString() {
+		return this.client.getZookeeperClient().getCurrentConnectionString();
 	}
 
 	private void reconnected() {

@@ -82,6 +82,20 @@ class ZooKeeperOutageTests {
 		assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).isNotZero();
 	}
 
+	@Test
+	void anOutageIsOneLineOfTheRegistryAndItsEndAnother(CapturedOutput output) throws Exception {
+		ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(patientClient(), "/locks");
+		this.zookeeper.stop();
+		await().atMost(Duration.ofSeconds(20)).until(() -> output.toString().contains(") is suspended"));
+		this.zookeeper.restart();
+		await().atMost(Duration.ofSeconds(30)).until(() -> output.toString().contains(") again; locking works again"));
+		assertThat(output.toString().split("\\) is suspended; locks cannot be taken until it is back", -1))
+			.as("lines announcing the outage")
+			.hasSize(2);
+		registry.acquire("after-outage", Duration.ofSeconds(10)).release();
+		registry.close();
+	}
+
 	private CuratorFramework patientClient() throws InterruptedException {
 		this.patientClient = CuratorFrameworkFactory.builder()
 			.connectString(this.zookeeper.connectString())
