@@ -203,12 +203,18 @@ final class QueueTurns {
 			logger.debug("Interrupted while ZooKeeper deleted the lock node of '" + AbbreviatedKey.of(key) + "' ("
 					+ node.path() + "); Curator keeps deleting it in the background");
 		}
-		catch (Exception ex) {
-			logger.warn("Could not confirm the release of lock '" + AbbreviatedKey.of(key) + "' with ZooKeeper ("
-					+ connectString()
-					+ "); Curator keeps deleting its node in the background, and ZooKeeper deletes it when the "
-					+ "session ends", ex);
+		catch (TimeoutException ex) {
+			logger.warn(unconfirmedRelease(key, " within " + RELEASE_TIMEOUT.toMillis() + "ms"));
 		}
+		catch (Exception ex) {
+			logger.warn(unconfirmedRelease(key, ""), ex);
+		}
+	}
+
+	private String unconfirmedRelease(String key, String qualifier) {
+		return "Could not confirm the release of lock '" + AbbreviatedKey.of(key) + "' with ZooKeeper ("
+				+ connectString() + ")" + qualifier
+				+ "; Curator keeps deleting its node in the background, and ZooKeeper deletes it when the session ends";
 	}
 
 	private String connectString() {

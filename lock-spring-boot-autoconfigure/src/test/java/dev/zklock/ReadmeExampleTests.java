@@ -1,0 +1,85 @@
+package dev.zklock;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import com.example.orders.OrderService;
+import dev.zklock.autoconfigure.zookeeper.ZooKeeperProperties;
+import dev.zklock.testsupport.LockApplications;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import dev.zklock.zookeeper.AcquiredLock;
+import dev.zklock.zookeeper.LockActivity;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ByteArrayResource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The complete example of the README's "Use it" section: its class is
+ * {@link OrderService} as it stands, compiled with the tests, and it locks as the README
+ * says.
+ */
+class ReadmeExampleTests {
+
+	@RegisterExtension
+	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
+
+	private static final Path EXAMPLE = Path.of("src", "test", "java", "com", "example", "orders", "OrderService.java");
+
+	@Test
+	void readmeShowsTheExampleClassWhole() throws IOException {
+		assertThat(useItSection()).contains("```java\n" + Files.readString(EXAMPLE) + "```\n");
+	}
+
+	@Test
+	void readmePropertiesSetTheConnectString() throws IOException {
+		String section = useItSection();
+		int start = section.indexOf("```yaml\n") + "```yaml\n".length();
+		String yaml = section.substring(start, section.indexOf("```", start));
+		List<PropertySource<?>> sources = new YamlPropertySourceLoader().load("README.md",
+				new ByteArrayResource(yaml.getBytes(StandardCharsets.UTF_8)));
+		ZooKeeperProperties properties = new Binder(ConfigurationPropertySources.from(sources))
+			.bind("distributed-lock.zookeeper", ZooKeeperProperties.class)
+			.get();
+		assertThat(properties.getConnectString()).isEqualTo("zk1:2181,zk2:2181,zk3:2181");
+	}
+
+	@Test
+	void annotatedMethodAndTemplateLockTheOrder() throws Exception {
+		ZooKeeperLockRegistry otherInstance = new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks");
+		LockApplications.connectedTo(zookeeper).withUserConfiguration(OrderService.class).run((context) -> {
+			OrderService orders = context.getBean(OrderService.class);
+			assertThat(orders.pay("42")).isEqualTo("paid 42");
+			assertThat(orders.refund("42")).startsWith("refunded 42 with fencing token ");
+			ZooKeeperLockRegistry registry = context.getBean(ZooKeeperLockRegistry.class);
+			AcquiredLock elsewhere = otherInstance.acquire("order:42", Duration.ZERO);
+			CompletableFuture<String> payment = CompletableFuture.supplyAsync(() -> orders.pay("42"));
+			await().until(() -> registry.waitingLocks().stream().map(LockActivity::key).toList(),
+					(keys) -> keys.contains("order:42"));
+			assertThat(payment).isNotDone();
+			elsewhere.release();
+			assertThat(payment).succeedsWithin(Duration.ofSeconds(3)).isEqualTo("paid 42");
+		});
+	}
+
+	private static String useItSection() throws IOException {
+		String readme = Files.readString(Path.of("..", "README.md"));
+		int start = readme.indexOf("\n## Use it\n");
+		assertThat(start).as("README's Use it section").isNotNegative();
+		return readme.substring(start, readme.indexOf("\n### ", start));
+	}
+
+}
