@@ -68,10 +68,7 @@ class HandOffDoubtTests {
 			throws Exception {
 		LockHold first = take();
 		Future<LockHold> successor = startSuccessor();
-		long checkedAt = this.detector.doubts();
-		assertThat(this.detector.isHeld(first)).isTrue();
-		first.end();
-		this.detector.unregister(first);
+		long checkedAt = checkAndEnd(first);
 		pauseLongerThanHalfTheSessionTimeout();
 		assertThat(this.turns.giveBack(this.entry, first, true, checkedAt)).isNull();
 		LockHold second = successor.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -85,10 +82,7 @@ class HandOffDoubtTests {
 	void releaseWithNoDoubtSinceItsCheckHandsTheNodeOverWithAGreaterToken() throws Exception {
 		LockHold first = take();
 		Future<LockHold> successor = startSuccessor();
-		long checkedAt = this.detector.doubts();
-		assertThat(this.detector.isHeld(first)).isTrue();
-		first.end();
-		this.detector.unregister(first);
+		long checkedAt = checkAndEnd(first);
 		assertThat(this.turns.giveBack(this.entry, first, true, checkedAt)).isNull();
 		LockHold second = successor.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
 		assertThat(second.node()).isEqualTo(first.node());
@@ -105,6 +99,19 @@ class HandOffDoubtTests {
 		pauseLongerThanHalfTheSessionTimeout();
 		assertThat(this.detector.unpausedSince(turn.checkedAt())).isFalse();
 		queueTurns.abandon(this.entry.queue, turn.node(), "hot");
+	}
+
+	/**
+	 * The first steps of a release, as the registry takes them: read the doubt count,
+	 * find the lock held, end the hold; the hand-off is the test's to take.
+	 * @return the doubt count read before the check
+	 */
+	private long checkAndEnd(LockHold hold) {
+		long checkedAt = this.detector.doubts();
+		assertThat(this.detector.isHeld(hold)).isTrue();
+		hold.end();
+		this.detector.unregister(hold);
+		return checkedAt;
 	}
 
 	private LockHold take() throws Exception {
