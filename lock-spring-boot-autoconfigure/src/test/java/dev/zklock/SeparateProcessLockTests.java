@@ -31,6 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class SeparateProcessLockTests {
 
+	private static final String QUIET = "-Dlogging.level.root=WARN";
+
 	@RegisterExtension
 	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
@@ -77,12 +79,37 @@ class SeparateProcessLockTests {
 
 	@Test
 	void lockOfAProcessThatShutsDownInOrderPassesOnAtOnceNotAtItsSessionTimeout() throws Exception {
-		Process holder = start(List.of("-Dholder.session-timeout=10s"), "hold", "shut-down-key");
+		Process holder = start(List.of(QUIET, "-Dholder.session-timeout=10s"), "hold", "shut-down-key");
 		long holderToken = heldToken(outputOf(holder));
 		holder.destroy();
 		long token = this.template.execute("shut-down-key", Duration.ofSeconds(5), LockHandle::fencingToken);
 		assertThat(token).isGreaterThan(holderToken);
 		assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void anApplicationStartedBeforeZooKeeperLogsTheOutageInOneLineAndItsEndInAnother() throws Exception {
+		String connectString = this.zookeeper.connectString();
+		this.zookeeper.stop();
+		Process holder = start(List.of("-Dlogging.config=classpath:default-application-logback.xml",
+				"-Ddistributed-lock.zookeeper.connection-timeout=1s"), "hold", "outage-key");
+		BufferedReader output = outputOf(holder);
+		List<String> log = new ArrayList<>(linesUntil(output, "No connection to ZooKeeper"));
+		this.zookeeper.restart();
+		log.addAll(linesUntil(output, "HELD "));
+		assertThat(log).filteredOn((line) -> line.contains("ZooKeeper (" + connectString + ")"))
+			.hasSize(2)
+			.satisfiesExactly(
+					(line) -> assertThat(line).contains("WARN")
+						.contains("No connection to ZooKeeper (" + connectString + ") within 1000ms"),
+					(line) -> assertThat(line).contains("INFO")
+						.contains("Connected to ZooKeeper (" + connectString + "); locking works"));
+		assertThat(log).as("ZooKeeper's reconnection attempts and stack traces")
+			.noneMatch((line) -> line.contains("org.apache.zookeeper.ClientCnxn ") || line.startsWith("\tat "));
+		try (Writer input = new OutputStreamWriter(holder.getOutputStream(), StandardCharsets.UTF_8)) {
+			input.write("release\n");
+		}
+		awaitLine(output, "DONE");
 	}
 
 	@Test
@@ -117,13 +144,13 @@ class SeparateProcessLockTests {
 	}
 
 	private Process start(String... arguments) throws IOException {
-		return start(List.of(), arguments);
+		return start(List.of(QUIET), arguments);
 	}
 
 	private Process start(List<String> jvmOptions, String... arguments) throws IOException {
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-						System.getProperty("java.class.path"), "-Dlogging.level.root=WARN"));
+						System.getProperty("java.class.path")));
 		command.addAll(jvmOptions);
 		command.addAll(List.of(LockHolderProcess.class.getName(), this.zookeeper.connectString()));
 		command.addAll(List.of(arguments));
@@ -140,6 +167,18 @@ class SeparateProcessLockTests {
 
 	private static long heldToken(BufferedReader output) throws IOException {
 		return Long.parseLong(awaitLine(output, "HELD ").substring(5));
+	}
+
+	private static List<String> linesUntil(BufferedReader output, String text) throws IOException {
+		List<String> lines = new ArrayList<>();
+		String line;
+		while ((line = output.readLine()) != null) {
+			lines.add(line);
+			if (line.contains(text)) {
+				return lines;
+			}
+		}
+		throw new IllegalStateException("The other process ended before printing '" + text + "': " + lines);
 	}
 
 	private static String awaitLine(BufferedReader output, String prefix) throws IOException {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import org.springframework.boot.Banner;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.ParameterizedTypeReference;
@@ -52,7 +53,8 @@ final class SampleInstance implements AutoCloseable {
 	 */
 	static SampleInstance start(List<Class<?>> sources, String... args) {
 		SpringApplicationBuilder builder = new SpringApplicationBuilder(SampleApplication.class)
-			.sources(sources.toArray(Class<?>[]::new));
+			.sources(sources.toArray(Class<?>[]::new))
+			.bannerMode(Banner.Mode.OFF);
 		return new SampleInstance(builder.run(args));
 	}
 

@@ -51,9 +51,13 @@ final class LockLossDetector implements AutoCloseable {
 
 	private final ScheduledFuture<?> ticks;
 
+	private final ConnectionOutageLog outageLog;
+
 	LockLossDetector(CuratorFramework client, LostLockPolicy policy, ScheduledExecutorService scheduler) {
 		this.client = client;
 		this.policy = policy;
+		this.outageLog = new ConnectionOutageLog(client, policy.trigger() == LostLockPolicy.Trigger.SUSPENDED,
+				scheduler);
 		client.getConnectionStateListenable().addListener(this.connectionStateListener);
 		this.ticks = scheduler.scheduleWithFixedDelay(this::checkForPause, TICK.toNanos(), TICK.toNanos(),
 				TimeUnit.NANOSECONDS);
@@ -166,27 +170,12 @@ final class LockLossDetector implements AutoCloseable {
 	}
 
 	private void connectionStateChanged(ConnectionState state) {
+		this.outageLog.stateChanged(state);
 		switch (state) {
-			case SUSPENDED, READ_ONLY -> {
-				logger.warn("The connection to ZooKeeper (" + connectString() + ") is suspended; locks cannot be "
-						+ "taken until it is back, and held locks are "
-						+ (this.policy.trigger() == LostLockPolicy.Trigger.SUSPENDED ? "lost" : "uncertain"));
-				becameUncertain("the connection to ZooKeeper was suspended");
-			}
-			case LOST -> {
-				logger.warn("The ZooKeeper session of this client ended; its locks are lost");
-				loseAll("the ZooKeeper session was lost");
-			}
-			case RECONNECTED -> {
-				logger.info("Connected to ZooKeeper (" + connectString() + ") again; locking works again");
-				reconnected();
-			}
-			case CONNECTED -> reconnected();
+			case SUSPENDED, READ_ONLY -> becameUncertain("the connection to ZooKeeper was suspended");
+			case LOST -> loseAll("the ZooKeeper session was lost");
+			case CONNECTED, RECONNECTED -> reconnected();
 		}
-	}
-
-	private String connectString() {
-		return this.client.getZookeeperClient().getCurrentConnectionString();
 	}
 
 	private void reconnected() {
@@ -272,6 +261,7 @@ final class LockLossDetector implements AutoCloseable {
 	@Override
 	public void close() {
 		this.ticks.cancel(false);
+		this.outageLog.close();
 		this.client.getConnectionStateListenable().removeListener(this.connectionStateListener);
 	}
 

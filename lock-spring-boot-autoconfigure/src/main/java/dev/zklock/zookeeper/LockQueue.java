@@ -13,6 +13,7 @@ import java.util.function.LongSupplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorClosedException;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
@@ -170,7 +171,7 @@ final class LockQueue {
 	private void abandonCreated(CuratorEvent event) {
 		if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
 			try {
-				this.client.delete().quietly().guaranteed().inBackground().forPath(event.getName());
+				deleteInBackground(event.getName());
 			}
 			catch (Exception ex) {
 				logger.warn("Could not start deleting the lock node " + event.getName()
@@ -373,7 +374,16 @@ final class LockQueue {
 	 * @throws Exception if the deletion could not even be started
 	 */
 	void abandon(QueuedNode node) throws Exception {
-		this.client.delete().quietly().guaranteed().inBackground().forPath(node.path());
+		deleteInBackground(node.path());
+	}
+
+	private void deleteInBackground(String path) throws Exception {
+		try {
+			this.client.delete().quietly().guaranteed().inBackground().forPath(path);
+		}
+		catch (CuratorClosedException ex) {
+			logger.debug("The client is closed, so the end of its session deletes the lock node " + path);
+		}
 	}
 
 	static String sequenceOf(String nodeName) {

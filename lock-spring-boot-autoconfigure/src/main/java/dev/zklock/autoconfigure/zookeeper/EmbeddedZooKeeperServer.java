@@ -56,6 +56,9 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 		configuration.setProperty("clientPortAddress", "127.0.0.1");
 		configuration.setProperty("dataDir", data.toAbsolutePath().toString());
 		configuration.setProperty("tickTime", "2000");
+		// No limit on connections, as by default, said explicitly so that the server does
+		// not warn
+		configuration.setProperty("maxCnxns", "0");
 		configuration.setProperty("admin.enableServer", "false");
 		this.server = ZooKeeperServerEmbedded.builder()
 			.baseDir(this.workDirectory)

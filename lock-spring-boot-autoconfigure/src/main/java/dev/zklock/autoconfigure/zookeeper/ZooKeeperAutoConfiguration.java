@@ -4,7 +4,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import java.time.Duration;
 
-import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.zookeeper.common.PathUtils;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -55,13 +55,13 @@ public final class ZooKeeperAutoConfiguration {
 		return client;
 	}
 
-	private static ExponentialBackoffRetry retryPolicy(ZooKeeperProperties.Retry retry) {
+	private static BoundedExponentialBackoffRetry retryPolicy(ZooKeeperProperties.Retry retry) {
 		if (retry.getMaxRetries() < 0) {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + "retry.max-retries", retry.getMaxRetries(),
 					"It must not be negative.");
 		}
-		return new ExponentialBackoffRetry(millis("retry.base-sleep", retry.getBaseSleep()), retry.getMaxRetries(),
-				millis("retry.max-sleep", retry.getMaxSleep()));
+		return new BoundedExponentialBackoffRetry(millis("retry.base-sleep", retry.getBaseSleep()),
+				millis("retry.max-sleep", retry.getMaxSleep()), retry.getMaxRetries());
 	}
 
 	private static int millis(String property, Duration duration) {

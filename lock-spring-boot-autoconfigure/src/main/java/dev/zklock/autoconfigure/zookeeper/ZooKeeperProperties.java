@@ -21,9 +21,10 @@ public class ZooKeeperProperties {
 
 	/**
 	 * Session timeout requested from ZooKeeper; the server may narrow it. A holder that
-	 * dies keeps its locks until its session expires.
+	 * crashes keeps its locks until its session expires, and a pause of this process of
+	 * half of it counts as a lost lock.
 	 */
-	private Duration sessionTimeout = Duration.ofSeconds(60);
+	private Duration sessionTimeout = Duration.ofSeconds(30);
 
 	/**
 	 * Time to wait for a connection to ZooKeeper before an operation fails.

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import dev.zklock.LockTemplate;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
@@ -41,6 +42,18 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 				});
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
 		}
+	}
+
+	@Test
+	void aServerWithZooKeepersDefaultTickGrantsTheDefaultSessionUnchanged() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
+					"distributed-lock.zookeeper.embedded.port=0")
+			.run((context) -> {
+				CuratorFramework client = context.getBean(CuratorFramework.class);
+				assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+				assertThat(client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs()).isEqualTo(30_000);
+			});
 	}
 
 	@Test

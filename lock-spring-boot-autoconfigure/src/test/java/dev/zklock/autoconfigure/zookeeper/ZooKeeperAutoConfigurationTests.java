@@ -1,12 +1,13 @@
 package dev.zklock.autoconfigure.zookeeper;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.curator.RetryPolicy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,10 +29,11 @@ class ZooKeeperAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class));
 
 	@Test
-	void defaultsMatchCuratorsOwn() {
+	void defaultsAreCuratorsButForAShorterSession() {
 		CuratorFrameworkFactory.Builder curatorDefaults = CuratorFrameworkFactory.builder();
 		ZooKeeperProperties properties = new ZooKeeperProperties();
-		assertThat(properties.getSessionTimeout().toMillis()).isEqualTo(curatorDefaults.getSessionTimeoutMs());
+		assertThat(properties.getSessionTimeout()).isEqualTo(Duration.ofSeconds(30))
+			.isLessThan(Duration.ofMillis(curatorDefaults.getSessionTimeoutMs()));
 		assertThat(properties.getConnectionTimeout().toMillis()).isEqualTo(curatorDefaults.getConnectionTimeoutMs());
 		assertThat(properties.getNamespace()).isEqualTo(curatorDefaults.getNamespace());
 	}
@@ -56,9 +58,10 @@ class ZooKeeperAutoConfigurationTests {
 				assertThat(builder.getSessionTimeoutMs()).isEqualTo(20_000);
 				assertThat(builder.getConnectionTimeoutMs()).isEqualTo(3_000);
 				RetryPolicy retryPolicy = builder.getRetryPolicy();
-				assertThat(retryPolicy).isInstanceOfSatisfying(ExponentialBackoffRetry.class, (retry) -> {
+				assertThat(retryPolicy).isInstanceOfSatisfying(BoundedExponentialBackoffRetry.class, (retry) -> {
 					assertThat(retry.getBaseSleepTimeMs()).isEqualTo(20);
 					assertThat(retry.getN()).isEqualTo(4);
+					assertThat(retry.getMaxSleepTimeMs()).isEqualTo(300);
 				});
 			});
 	}
