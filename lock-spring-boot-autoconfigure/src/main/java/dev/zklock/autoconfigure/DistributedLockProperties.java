@@ -39,38 +39,83 @@ public class DistributedLockProperties {
 
 	private final HandOff handOff = new HandOff();
 
+	/**
+	 * The ZooKeeper path under which the lock nodes are created
+	 * ({@code distributed-lock.root-path}).
+	 * @return the root path
+	 */
 	public String getRootPath() {
 		return this.rootPath;
 	}
 
+	/**
+	 * Sets the ZooKeeper path under which the lock nodes are created
+	 * ({@code distributed-lock.root-path}).
+	 * @param rootPath the root path
+	 */
 	public void setRootPath(String rootPath) {
 		this.rootPath = rootPath;
 	}
 
+	/**
+	 * The time to wait for a lock when the annotation or the template call names none
+	 * ({@code distributed-lock.wait-time}).
+	 * @return the wait time
+	 */
 	public Duration getWaitTime() {
 		return this.waitTime;
 	}
 
+	/**
+	 * Sets the time to wait for a lock when the annotation or the template call names
+	 * none ({@code distributed-lock.wait-time}).
+	 * @param waitTime the wait time
+	 */
 	public void setWaitTime(Duration waitTime) {
 		this.waitTime = waitTime;
 	}
 
+	/**
+	 * Whether the lock of a {@code @Transactional} method wraps its transaction
+	 * ({@code distributed-lock.wrap-transaction}).
+	 * @return whether the lock wraps the transaction
+	 */
 	public boolean isWrapTransaction() {
 		return this.wrapTransaction;
 	}
 
+	/**
+	 * Sets whether the lock of a {@code @Transactional} method wraps its transaction
+	 * ({@code distributed-lock.wrap-transaction}).
+	 * @param wrapTransaction whether the lock wraps the transaction
+	 */
 	public void setWrapTransaction(boolean wrapTransaction) {
 		this.wrapTransaction = wrapTransaction;
 	}
 
+	/**
+	 * What counts as losing a held lock, and what happens to its holder then
+	 * ({@code distributed-lock.lost-lock.*}).
+	 * @return the lost-lock properties
+	 */
 	public LostLock getLostLock() {
 		return this.lostLock;
 	}
 
+	/**
+	 * What start-up does about the ZooKeeper connection
+	 * ({@code distributed-lock.startup.*}).
+	 * @return the start-up properties
+	 */
 	public Startup getStartup() {
 		return this.startup;
 	}
 
+	/**
+	 * How a released lock passes to the threads of this process that wait for it
+	 * ({@code distributed-lock.hand-off.*}).
+	 * @return the hand-off properties
+	 */
 	public HandOff getHandOff() {
 		return this.handOff;
 	}
@@ -101,26 +146,56 @@ public class DistributedLockProperties {
 		 */
 		private Duration maxTime = HandOffPolicy.defaults().maxTime();
 
+		/**
+		 * Whether a released lock passes to a thread of this process that waits for it
+		 * ({@code distributed-lock.hand-off.enabled}).
+		 * @return whether hand-off is on
+		 */
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
+		/**
+		 * Sets whether a released lock passes to a thread of this process that waits for
+		 * it ({@code distributed-lock.hand-off.enabled}).
+		 * @param enabled whether hand-off is on
+		 */
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
 
+		/**
+		 * The most hand-offs of one ZooKeeper lock in a row
+		 * ({@code distributed-lock.hand-off.max-count}).
+		 * @return the most hand-offs in a row
+		 */
 		public int getMaxCount() {
 			return this.maxCount;
 		}
 
+		/**
+		 * Sets the most hand-offs of one ZooKeeper lock in a row
+		 * ({@code distributed-lock.hand-off.max-count}).
+		 * @param maxCount the most hand-offs in a row
+		 */
 		public void setMaxCount(int maxCount) {
 			this.maxCount = maxCount;
 		}
 
+		/**
+		 * The longest time after its ZooKeeper acquisition during which a lock is still
+		 * handed off ({@code distributed-lock.hand-off.max-time}).
+		 * @return the hand-off time budget
+		 */
 		public Duration getMaxTime() {
 			return this.maxTime;
 		}
 
+		/**
+		 * Sets the longest time after its ZooKeeper acquisition during which a lock is
+		 * still handed off ({@code distributed-lock.hand-off.max-time}).
+		 * @param maxTime the hand-off time budget
+		 */
 		public void setMaxTime(Duration maxTime) {
 			this.maxTime = maxTime;
 		}
@@ -157,18 +232,38 @@ public class DistributedLockProperties {
 		 */
 		private boolean failWithoutConnection;
 
+		/**
+		 * How long start-up waits for a connection to ZooKeeper
+		 * ({@code distributed-lock.startup.connection-wait}).
+		 * @return the connection wait
+		 */
 		public Duration getConnectionWait() {
 			return this.connectionWait;
 		}
 
+		/**
+		 * Sets how long start-up waits for a connection to ZooKeeper
+		 * ({@code distributed-lock.startup.connection-wait}).
+		 * @param connectionWait the connection wait
+		 */
 		public void setConnectionWait(Duration connectionWait) {
 			this.connectionWait = connectionWait;
 		}
 
+		/**
+		 * Whether start-up fails when ZooKeeper was not reached within the connection
+		 * wait ({@code distributed-lock.startup.fail-without-connection}).
+		 * @return whether start-up fails without a connection
+		 */
 		public boolean isFailWithoutConnection() {
 			return this.failWithoutConnection;
 		}
 
+		/**
+		 * Sets whether start-up fails when ZooKeeper was not reached within the
+		 * connection wait ({@code distributed-lock.startup.fail-without-connection}).
+		 * @param failWithoutConnection whether start-up fails without a connection
+		 */
 		public void setFailWithoutConnection(boolean failWithoutConnection) {
 			this.failWithoutConnection = failWithoutConnection;
 		}
@@ -193,18 +288,38 @@ public class DistributedLockProperties {
 		 */
 		private Set<LostLockPolicy.Action> actions = EnumSet.of(LostLockPolicy.Action.RAISE);
 
+		/**
+		 * The event from which a held lock counts as lost
+		 * ({@code distributed-lock.lost-lock.trigger}).
+		 * @return the trigger
+		 */
 		public LostLockPolicy.Trigger getTrigger() {
 			return this.trigger;
 		}
 
+		/**
+		 * Sets the event from which a held lock counts as lost
+		 * ({@code distributed-lock.lost-lock.trigger}).
+		 * @param trigger the trigger
+		 */
 		public void setTrigger(LostLockPolicy.Trigger trigger) {
 			this.trigger = trigger;
 		}
 
+		/**
+		 * What happens to a holder whose lock was lost
+		 * ({@code distributed-lock.lost-lock.actions}).
+		 * @return the actions
+		 */
 		public Set<LostLockPolicy.Action> getActions() {
 			return this.actions;
 		}
 
+		/**
+		 * Sets what happens to a holder whose lock was lost
+		 * ({@code distributed-lock.lost-lock.actions}).
+		 * @param actions the actions
+		 */
 		public void setActions(Set<LostLockPolicy.Action> actions) {
 			this.actions = actions;
 		}

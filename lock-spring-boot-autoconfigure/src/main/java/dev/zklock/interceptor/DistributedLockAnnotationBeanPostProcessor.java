@@ -27,6 +27,9 @@ import org.springframework.util.function.SingletonSupplier;
  */
 public class DistributedLockAnnotationBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
 
+	/**
+	 * The parser of the annotations, set with the bean factory.
+	 */
 	private @Nullable LockSpecSource specs;
 
 	/**
