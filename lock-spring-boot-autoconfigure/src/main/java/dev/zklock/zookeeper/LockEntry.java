@@ -57,6 +57,17 @@ final class LockEntry {
 	}
 
 	/**
+	 * The earliest acquisition that a thread still holds through any
+	 * {@link ZooKeeperLock} view of the key: its outermost, released last.
+	 * @param thread the thread
+	 * @return the acquisition, or {@code null} if the thread has none
+	 */
+	@Nullable AcquiredLock outermostViewAcquisition(Thread thread) {
+		Deque<AcquiredLock> acquired = this.viewAcquisitions.get(thread);
+		return (acquired != null) ? acquired.peekLast() : null;
+	}
+
+	/**
 	 * Removes the latest acquisition that a thread made through any {@link ZooKeeperLock}
 	 * view of the key, forgetting the thread once it has none left.
 	 * @param thread the thread

@@ -7,6 +7,7 @@ import java.util.concurrent.locks.Lock;
 
 import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockAcquisitionException;
+import dev.zklock.LockHandle;
 import dev.zklock.LockTimeoutException;
 
 /**
@@ -16,6 +17,7 @@ import dev.zklock.LockTimeoutException;
  * re-enters the key through any of them. Every view of a key that its registry hands out
  * is the same lock: a thread may lock through one view and unlock through another. Like
  * {@code ReentrantLock}, it must be unlocked by the thread that locked it, once per lock.
+ * {@link #handle()} gives the holding thread its fencing token and the lock's validity.
  *
  * @see ZooKeeperLockRegistry#obtain(String)
  */
@@ -127,10 +129,28 @@ public final class ZooKeeperLock implements Lock {
 		LockEntry entry = this.registry.entryOf(this.key);
 		AcquiredLock latest = (entry != null) ? entry.removeLatestViewAcquisition(Thread.currentThread()) : null;
 		if (latest == null) {
-			throw new IllegalMonitorStateException("The current thread does not hold lock '"
-					+ AbbreviatedKey.of(this.key) + "' through any Lock view of its registry");
+			throw notHeldByCurrentThread();
 		}
 		latest.release();
+	}
+
+	/**
+	 * The calling thread's hold of this lock through the views of its key: the key, the
+	 * fencing token to pass to shared storage, and whether the lock is still held. It
+	 * describes the thread's outermost acquisition through a view, whose token its
+	 * reentrant acquisitions share; it may be kept and read from any thread, and turns
+	 * invalid once that acquisition is unlocked or the lock is lost.
+	 * @return the handle of the calling thread's hold
+	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+	 * through any view of the key
+	 */
+	public LockHandle handle() {
+		LockEntry entry = this.registry.entryOf(this.key);
+		AcquiredLock outermost = (entry != null) ? entry.outermostViewAcquisition(Thread.currentThread()) : null;
+		if (outermost == null) {
+			throw notHeldByCurrentThread();
+		}
+		return outermost;
 	}
 
 	/**
@@ -144,6 +164,11 @@ public final class ZooKeeperLock implements Lock {
 				"Lock '" + AbbreviatedKey.of(this.key) + "' is a distributed lock, which has no "
 						+ "conditions: signal other processes through shared state instead (a ZooKeeper node or a "
 						+ "database row) and poll it under the lock");
+	}
+
+	private IllegalMonitorStateException notHeldByCurrentThread() {
+		return new IllegalMonitorStateException("The current thread does not hold lock '" + AbbreviatedKey.of(this.key)
+				+ "' through any Lock view of its registry");
 	}
 
 	/**

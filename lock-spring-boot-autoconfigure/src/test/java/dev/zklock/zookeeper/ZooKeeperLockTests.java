@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.zklock.LockHandle;
 import dev.zklock.LockTemplate;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
@@ -183,6 +184,30 @@ class ZooKeeperLockTests {
 		unlocked.unlock();
 		assertFreeForOtherProcess("view");
 		assertThat(this.registry.keysInUse()).isZero();
+	}
+
+	@Test
+	void handleDescribesTheHoldingThreadsOutermostAcquisitionThroughAnyView() throws Exception {
+		ZooKeeperLock lock = this.registry.obtain("view");
+		assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::handle)
+			.withMessageContaining("'view'");
+		lock.lock();
+		LockHandle handle = this.registry.obtain("view").handle();
+		lock.lock();
+		assertThat(lock.handle()).isSameAs(handle);
+		assertThat(CompletableFuture.supplyAsync(lock::handle)).failsWithin(Duration.ofSeconds(5))
+			.withThrowableOfType(ExecutionException.class)
+			.withCauseInstanceOf(IllegalMonitorStateException.class);
+		lock.unlock();
+		assertThat(handle.key()).isEqualTo("view");
+		assertThat(CompletableFuture.supplyAsync(handle::isValid)).succeedsWithin(Duration.ofSeconds(5))
+			.isEqualTo(true);
+		lock.unlock();
+		assertThat(handle.isValid()).isFalse();
+		ZooKeeperLock next = this.otherProcess.obtain("view");
+		assertThat(next.tryLock(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(next.handle().fencingToken()).isGreaterThan(handle.fencingToken());
+		next.unlock();
 	}
 
 	@Test

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the Spring Integration {@code LockRegistry} on zklock.
+ */
+@NullMarked
+package dev.zklock.integration.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;
