@@ -42,7 +42,7 @@ class AsyncLockTests {
 			.isThrownBy(() -> otherProcess.acquire("async", Duration.ofMillis(300)));
 		CompletableFuture.runAsync(() -> work.complete("done"));
 		assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo("done");
-		otherProcess.acquire("async", Duration.ZERO).release();
+		otherProcess.acquire("async", Duration.ofSeconds(10)).release();
 	}
 
 	@Test
@@ -66,7 +66,7 @@ class AsyncLockTests {
 		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> result.get(5, TimeUnit.SECONDS))
 			.havingCause()
 			.isSameAs(failure);
-		otherProcess.acquire("failing-async", Duration.ZERO).release();
+		otherProcess.acquire("failing-async", Duration.ofSeconds(10)).release();
 	}
 
 	@Test
@@ -75,7 +75,7 @@ class AsyncLockTests {
 			.isThrownBy(() -> template.executeAsync(LockRequest.exclusive("not-started"), (lock) -> {
 				throw new IllegalArgumentException("bad input");
 			}));
-		otherProcess.acquire("not-started", Duration.ZERO).release();
+		otherProcess.acquire("not-started", Duration.ofSeconds(10)).release();
 	}
 
 	@Test
@@ -132,7 +132,7 @@ class AsyncLockTests {
 			Thread.sleep(100);
 			return null;
 		});
-		otherProcess.acquire("slow", Duration.ZERO).release();
+		otherProcess.acquire("slow", Duration.ofSeconds(10)).release();
 	}
 
 }

@@ -40,7 +40,10 @@ class LockTemplateTests {
 	static void connect() throws Exception {
 		registry = new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks");
 		template = new LockTemplate(registry, Duration.ofSeconds(5));
-		otherProcess = new LockTemplate(new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks"), Duration.ZERO);
+		// a release does not wait for ZooKeeper: the other process waits for it to be
+		// applied
+		otherProcess = new LockTemplate(new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks"),
+				Duration.ofSeconds(10));
 	}
 
 	@Test
@@ -49,7 +52,7 @@ class LockTemplateTests {
 			assertThat(lock.key()).isEqualTo("report:2026-11-22");
 			assertThat(lock.isValid()).isTrue();
 			assertThatExceptionOfType(LockTimeoutException.class)
-				.isThrownBy(() -> otherProcess.execute("report:2026-11-22", (other) -> "never"));
+				.isThrownBy(() -> otherProcess.execute("report:2026-11-22", Duration.ZERO, (other) -> "never"));
 			return "built with " + lock.fencingToken();
 		});
 		assertThat(result).startsWith("built with ");

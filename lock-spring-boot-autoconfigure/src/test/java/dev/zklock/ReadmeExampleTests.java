@@ -65,7 +65,7 @@ class ReadmeExampleTests {
 			assertThat(orders.pay("42")).isEqualTo("paid 42");
 			assertThat(orders.refund("42")).startsWith("refunded 42 with fencing token ");
 			ZooKeeperLockRegistry registry = context.getBean(ZooKeeperLockRegistry.class);
-			AcquiredLock elsewhere = otherInstance.acquire("order:42", Duration.ZERO);
+			AcquiredLock elsewhere = otherInstance.acquire("order:42", Duration.ofSeconds(10));
 			CompletableFuture<String> payment = CompletableFuture.supplyAsync(() -> orders.pay("42"));
 			await().until(() -> registry.waitingLocks().stream().map(LockActivity::key).toList(),
 					(keys) -> keys.contains("order:42"));

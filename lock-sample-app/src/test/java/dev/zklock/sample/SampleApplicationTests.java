@@ -88,7 +88,7 @@ class SampleApplicationTests {
 	@ValueSource(strings = { "orders/2026/42", "with space", "50%", "q?x=1&y#z", "semi;colon", "plus+and:colon",
 			"ünïcødé/ключ" })
 	void locksEndpointShowsTheQueueOfAnyKey(String key) {
-		AcquiredLock held = instance.context().getBean(ZooKeeperLockRegistry.class).acquire(key, Duration.ZERO);
+		AcquiredLock held = instance.context().getBean(ZooKeeperLockRegistry.class).acquire(key, Duration.ofSeconds(10));
 		try {
 			Map<String, Object> queue = instance.lockQueue(key);
 			assertThat(queue).containsEntry("key", key);

@@ -74,10 +74,12 @@ public final class AcquiredLock implements LockHandle {
 	 * sharing its hold is (the outermost of a thread's reentrant ones), unless it passes
 	 * to a waiting thread of this process (see {@link HandOffPolicy}). Must be called by
 	 * the thread that acquired the lock. Later calls do nothing. Never throws, and never
-	 * waits long: a release that ZooKeeper does not confirm within a second is logged and
-	 * left to Curator, which keeps deleting the lock node in the background (ZooKeeper
-	 * deletes it anyway when the session ends). A release after the lock was lost is no
-	 * error.
+	 * waits for ZooKeeper: it sends the deletion of the lock node and returns. Another
+	 * process finds the lock free once ZooKeeper has applied the deletion; this process's
+	 * next acquisition of the key is applied after it. A deletion that fails is logged
+	 * and left to Curator, which keeps deleting the lock node in the background
+	 * (ZooKeeper deletes it anyway when the session ends). A release after the lock was
+	 * lost is no error.
 	 */
 	public void release() {
 		if (this.released.compareAndSet(false, true)) {

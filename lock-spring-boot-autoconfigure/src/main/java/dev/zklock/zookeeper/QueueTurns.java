@@ -26,12 +26,6 @@ final class QueueTurns {
 
 	private static final Log logger = LogFactory.getLog(QueueTurns.class);
 
-	/**
-	 * How long a release waits for ZooKeeper to confirm the deletion of the lock node
-	 * before leaving it to Curator's background deletion.
-	 */
-	static final Duration RELEASE_TIMEOUT = Duration.ofSeconds(1);
-
 	private final CuratorFramework client;
 
 	private volatile @Nullable RootGuard rootGuard;
@@ -187,34 +181,34 @@ final class QueueTurns {
 	}
 
 	/**
-	 * Deletes a held node, waiting at most {@link #RELEASE_TIMEOUT} for ZooKeeper to
-	 * confirm it; an unconfirmed deletion is logged and goes on in the background. An
-	 * interrupt ends the wait and stays set.
+	 * Deletes a held node without waiting for ZooKeeper: another process sees the lock
+	 * free once the deletion is applied, and this session's next request on the key is
+	 * applied after it. A deletion that fails is logged; Curator keeps deleting the node
+	 * in the background, and ZooKeeper deletes it when the session ends.
 	 * @param queue the node's queue
 	 * @param node the node
 	 * @param key the lock key, for messages
 	 */
 	void leave(LockQueue queue, QueuedNode node, String key) {
 		try {
-			queue.leave(node).get(RELEASE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			logger.debug("Interrupted while ZooKeeper deleted the lock node of '" + AbbreviatedKey.of(key) + "' ("
-					+ node.path() + "); Curator keeps deleting it in the background");
-		}
-		catch (TimeoutException ex) {
-			logger.warn(unconfirmedRelease(key, " within " + RELEASE_TIMEOUT.toMillis() + "ms"));
+			queue.leave(node).thenAccept((deleted) -> {
+				// a node that is gone, or whose session ended, needs no more deleting
+				KeeperException.Code result = KeeperException.Code.get(deleted.getResultCode());
+				if (result != KeeperException.Code.OK && result != KeeperException.Code.NONODE
+						&& result != KeeperException.Code.SESSIONEXPIRED) {
+					logger.warn(undeletedNode(key, node, result.toString()));
+				}
+			});
 		}
 		catch (Exception ex) {
-			logger.warn(unconfirmedRelease(key, ""), ex);
+			logger.warn(undeletedNode(key, node, ex.toString()), ex);
 		}
 	}
 
-	private String unconfirmedRelease(String key, String qualifier) {
-		return "Could not confirm the release of lock '" + AbbreviatedKey.of(key) + "' with ZooKeeper ("
-				+ connectString() + ")" + qualifier
-				+ "; Curator keeps deleting its node in the background, and ZooKeeper deletes it when the session ends";
+	private String undeletedNode(String key, QueuedNode node, String reason) {
+		return "Could not delete the node of lock '" + AbbreviatedKey.of(key) + "' (" + node.path()
+				+ ") at its release with ZooKeeper (" + connectString() + "): " + reason
+				+ "; Curator keeps deleting it in the background, and ZooKeeper deletes it when the session ends";
 	}
 
 	private String connectString() {

@@ -331,9 +331,9 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 
 	/**
 	 * Releases one acquisition; the last one sharing a hold hands its lock node to a
-	 * waiting thread of this process, or deletes it. An interrupted thread releases like
-	 * any other: its interrupt is set aside while ZooKeeper deletes the node, and
-	 * restored afterwards, unless it came from the lost-lock policy.
+	 * waiting thread of this process, or sends its deletion to ZooKeeper without waiting
+	 * for the reply. The interrupt that the lost-lock policy gave the holder ends here;
+	 * any other interrupt of the thread stays set.
 	 */
 	void release(LockEntry entry, LockHold hold) {
 		if (!hold.exit()) {
@@ -343,14 +343,15 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			this.entries.dispose(entry);
 			return;
 		}
-		boolean interrupted = false;
 		try {
 			long checkedAt = this.lossDetector.doubts();
 			boolean handOff = isHeld(hold);
-			boolean interruptedForLoss = end(entry, hold);
-			// read only now: the policy may interrupt the holder until its hold ends,
-			// from the check above too, and never afterwards
-			interrupted = Thread.interrupted() && !(interruptedForLoss && hold.holder() == Thread.currentThread());
+			// the policy may interrupt the holder until its hold ends, from the check
+			// above
+			// too, and never afterwards
+			if (end(entry, hold) && hold.holder() == Thread.currentThread()) {
+				Thread.interrupted();
+			}
 			QueuedNode released = this.cohortTurns.giveBack(entry, hold, handOff, checkedAt);
 			if (released != null) {
 				this.turns.leave(entry.queue, released, hold.key());
@@ -358,9 +359,6 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 		finally {
 			this.entries.dispose(entry);
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
 		}
 	}
 

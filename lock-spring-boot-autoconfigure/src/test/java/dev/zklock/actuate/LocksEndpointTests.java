@@ -38,7 +38,7 @@ class LocksEndpointTests {
 		this.contextRunner.run((context) -> {
 			ZooKeeperLockRegistry registry = context.getBean(ZooKeeperLockRegistry.class);
 			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
-			AcquiredLock elsewhere = otherInstance.acquire("invoice:9", Duration.ZERO);
+			AcquiredLock elsewhere = otherInstance.acquire("invoice:9", Duration.ofSeconds(10));
 			AcquiredLock held = CompletableFuture
 				.supplyAsync(() -> registry.acquire("report", LockType.READ, 1, Duration.ZERO))
 				.get();

@@ -43,7 +43,7 @@ class LockTypeAnnotationTests {
 	void readMethodsShareTheKeyWithOtherReadersAndWriteMethodsDoNot() {
 		this.contextRunner.run((context) -> {
 			CatalogService catalog = context.getBean(CatalogService.class);
-			AcquiredLock reader = otherProcess.acquire("catalog", LockType.READ, 1, Duration.ZERO);
+			AcquiredLock reader = otherProcess.acquire("catalog", LockType.READ, 1, Duration.ofSeconds(10));
 			try {
 				assertThat(catalog.read()).isEqualTo("read");
 				assertThatExceptionOfType(LockTimeoutException.class).isThrownBy(catalog::write);
@@ -59,9 +59,9 @@ class LockTypeAnnotationTests {
 	void semaphoreMethodsTakeOneOfTheirPermits() {
 		this.contextRunner.run((context) -> {
 			CatalogService catalog = context.getBean(CatalogService.class);
-			AcquiredLock first = otherProcess.acquire("slots", LockType.SEMAPHORE, 2, Duration.ZERO);
+			AcquiredLock first = otherProcess.acquire("slots", LockType.SEMAPHORE, 2, Duration.ofSeconds(10));
 			assertThat(catalog.slot()).isEqualTo("slot");
-			AcquiredLock second = otherProcess.acquire("slots", LockType.SEMAPHORE, 2, Duration.ZERO);
+			AcquiredLock second = otherProcess.acquire("slots", LockType.SEMAPHORE, 2, Duration.ofSeconds(10));
 			try {
 				assertThatExceptionOfType(LockTimeoutException.class).isThrownBy(catalog::slot);
 			}
@@ -76,7 +76,7 @@ class LockTypeAnnotationTests {
 	void templateTakesTheLockARequestAsksFor() {
 		this.contextRunner.run((context) -> {
 			LockTemplate template = context.getBean(LockTemplate.class);
-			AcquiredLock reader = otherProcess.acquire("report", LockType.READ, 1, Duration.ZERO);
+			AcquiredLock reader = otherProcess.acquire("report", LockType.READ, 1, Duration.ofSeconds(10));
 			try {
 				String read = template.execute(LockRequest.read("report").withWaitTime(Duration.ZERO),
 						(lock) -> "read");

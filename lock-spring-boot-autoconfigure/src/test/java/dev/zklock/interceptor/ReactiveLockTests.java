@@ -68,7 +68,7 @@ class ReactiveLockTests {
 			ReactiveReports reports = context.getBean(ReactiveReports.class);
 			Mono<String> report = reports.report();
 			assertThat(reports.calls()).isZero();
-			otherProcess.acquire("report", Duration.ZERO).release();
+			otherProcess.acquire("report", Duration.ofSeconds(10)).release();
 			Mono<String> checked = report.doOnSubscribe((subscription) -> {
 			})
 				.zipWith(Mono.delay(Duration.ofMillis(150)).map((tick) -> heldElsewhere("report")),

@@ -66,7 +66,7 @@ class ScheduledSingleRunTests {
 				.isThrownBy(() -> otherProcess.acquire("export", Duration.ofMillis(200)));
 			exports.finish("exported");
 			assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo("exported");
-			otherProcess.acquire("export", Duration.ZERO).release();
+			otherProcess.acquire("export", Duration.ofSeconds(10)).release();
 		});
 	}
 
@@ -75,7 +75,7 @@ class ScheduledSingleRunTests {
 		ZooKeeperLockRegistry otherProcess = new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks");
 		this.contextRunner.withBean(ExportService.class).run((context) -> {
 			ExportService exports = context.getBean(ExportService.class);
-			AcquiredLock held = otherProcess.acquire("export", Duration.ZERO);
+			AcquiredLock held = otherProcess.acquire("export", Duration.ofSeconds(10));
 			try {
 				assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> exports.exportNow().get())
 					.withCauseInstanceOf(LockTimeoutException.class);

@@ -9,6 +9,7 @@ import org.apache.curator.drivers.AdvancedTracerDriver;
 import org.apache.curator.drivers.EventTrace;
 import org.apache.curator.drivers.OperationTrace;
 import org.apache.curator.framework.CuratorFramework;
+import org.awaitility.Awaitility;
 
 /**
  * Records the ZooKeeper operations that a Curator client sends under a path, through
@@ -47,6 +48,17 @@ public final class ZooKeeperOperations extends AdvancedTracerDriver {
 			drained.add(operation);
 		}
 		return drained;
+	}
+
+	/**
+	 * The operations recorded since the last drain, once at least as many as expected
+	 * have completed: a release sends its deletion without waiting for it.
+	 * @param expected how many operations to wait for
+	 * @return the operations, in the order they completed
+	 */
+	public List<String> drain(int expected) {
+		Awaitility.await().until(() -> this.operations.size() >= expected);
+		return drain();
 	}
 
 	@Override

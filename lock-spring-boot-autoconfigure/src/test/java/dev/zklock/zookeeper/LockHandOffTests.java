@@ -71,7 +71,7 @@ class LockHandOffTests {
 		ZooKeeperLockRegistry other = registry(HandOffPolicy.defaults(), this.zookeeper.newClient());
 		assertThatExceptionOfType(LockTimeoutException.class).isThrownBy(() -> other.acquire("hot", Duration.ZERO));
 		this.threads.submit(taken::release).get();
-		other.acquire("hot", Duration.ZERO).release();
+		other.acquire("hot", Duration.ofSeconds(10)).release();
 		assertThat(registry.keysInUse()).isZero();
 	}
 
@@ -125,7 +125,8 @@ class LockHandOffTests {
 		AcquiredLock taken = second.get(10, TimeUnit.SECONDS);
 		assertThat(taken.fencingToken()).isGreaterThan(first.lock.fencingToken());
 		this.threads.submit(taken::release).get();
-		registry(HandOffPolicy.defaults(), this.zookeeper.newClient()).acquire("forever", Duration.ZERO).release();
+		registry(HandOffPolicy.defaults(), this.zookeeper.newClient()).acquire("forever", Duration.ofSeconds(10))
+			.release();
 		assertThat(registry.keysInUse()).isZero();
 	}
 
@@ -299,7 +300,7 @@ class LockHandOffTests {
 		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);
 		Future<List<Long>> nested = this.threads.submit(() -> {
 			AcquiredLock outer = registry.acquire("hot", LONG_WAIT);
-			AcquiredLock inner = registry.acquire("hot", Duration.ZERO);
+			AcquiredLock inner = registry.acquire("hot", Duration.ofSeconds(10));
 			List<Long> tokens = List.of(outer.fencingToken(), inner.fencingToken());
 			inner.release();
 			boolean stillValid = outer.isValid();

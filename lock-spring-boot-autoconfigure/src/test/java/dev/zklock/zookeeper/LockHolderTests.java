@@ -25,7 +25,7 @@ class LockHolderTests {
 		CuratorFramework client = this.zookeeper.newClient();
 		ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(client, "/locks");
 		registry.setApplicationName("billing");
-		AcquiredLock lock = registry.acquire("invoice:7", Duration.ZERO);
+		AcquiredLock lock = registry.acquire("invoice:7", Duration.ofSeconds(10));
 		try {
 			String node = client.getChildren().forPath(registry.pathOf("invoice:7")).get(0);
 			String data = new String(client.getData().forPath(registry.pathOf("invoice:7") + "/" + node),
@@ -43,7 +43,7 @@ class LockHolderTests {
 		ZooKeeperLockRegistry holder = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
 		holder.setApplicationName("billing");
 		ZooKeeperLockRegistry waiter = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
-		AcquiredLock held = holder.acquire("invoice:8", Duration.ZERO);
+		AcquiredLock held = holder.acquire("invoice:8", Duration.ofSeconds(10));
 		try {
 			assertThatExceptionOfType(LockTimeoutException.class)
 				.isThrownBy(() -> waiter.acquire("invoice:8", Duration.ofMillis(100)))

@@ -48,7 +48,7 @@ class LockTypesTests {
 	void readersOfAllSessionsHoldTogether() {
 		List<AcquiredLock> readers = new ArrayList<>();
 		for (ZooKeeperLockRegistry session : this.sessions) {
-			readers.add(session.acquire("catalog", LockType.READ, 1, Duration.ZERO));
+			readers.add(session.acquire("catalog", LockType.READ, 1, Duration.ofSeconds(10)));
 		}
 		assertThat(readers).allMatch(AcquiredLock::isValid);
 		assertThat(readers).extracting(AcquiredLock::fencingToken).doesNotHaveDuplicates();
@@ -57,11 +57,11 @@ class LockTypesTests {
 
 	@Test
 	void aWriterIsAlone() {
-		AcquiredLock reader = session(0).acquire("catalog", LockType.READ, 1, Duration.ZERO);
+		AcquiredLock reader = session(0).acquire("catalog", LockType.READ, 1, Duration.ofSeconds(10));
 		assertThatExceptionOfType(LockTimeoutException.class)
 			.isThrownBy(() -> session(1).acquire("catalog", LockType.WRITE, 1, Duration.ZERO));
 		reader.release();
-		AcquiredLock writer = session(1).acquire("catalog", LockType.WRITE, 1, Duration.ZERO);
+		AcquiredLock writer = session(1).acquire("catalog", LockType.WRITE, 1, Duration.ofSeconds(10));
 		assertThat(writer.fencingToken()).isGreaterThan(reader.fencingToken());
 		assertThatExceptionOfType(LockTimeoutException.class)
 			.isThrownBy(() -> session(0).acquire("catalog", LockType.READ, 1, Duration.ZERO));
@@ -74,7 +74,7 @@ class LockTypesTests {
 
 	@Test
 	void readersQueuedBehindAWaitingWriterWaitForIt() throws Exception {
-		AcquiredLock firstReader = session(0).acquire("catalog", LockType.READ, 1, Duration.ZERO);
+		AcquiredLock firstReader = session(0).acquire("catalog", LockType.READ, 1, Duration.ofSeconds(10));
 		CompletableFuture<AcquiredLock> writer = CompletableFuture
 			.supplyAsync(() -> session(1).acquire("catalog", LockType.WRITE, 1, WAIT));
 		awaitQueueLength("catalog", 2);
@@ -138,8 +138,8 @@ class LockTypesTests {
 
 	@Test
 	void aWriterMayAlsoReadAndTheLockStaysExclusiveUntilItsLastHoldEnds() {
-		AcquiredLock writer = session(0).acquire("ledger", LockType.WRITE, 1, Duration.ZERO);
-		AcquiredLock downgraded = session(0).acquire("ledger", LockType.READ, 1, Duration.ZERO);
+		AcquiredLock writer = session(0).acquire("ledger", LockType.WRITE, 1, Duration.ofSeconds(10));
+		AcquiredLock downgraded = session(0).acquire("ledger", LockType.READ, 1, Duration.ofSeconds(10));
 		assertThat(downgraded.fencingToken()).isEqualTo(writer.fencingToken());
 		writer.release();
 		assertThat(downgraded.isValid()).isTrue();
@@ -148,12 +148,12 @@ class LockTypesTests {
 		assertThatExceptionOfType(LockTimeoutException.class)
 			.isThrownBy(() -> session(1).acquire("ledger", LockType.READ, 1, Duration.ZERO));
 		downgraded.release();
-		session(1).acquire("ledger", LockType.WRITE, 1, Duration.ZERO).release();
+		session(1).acquire("ledger", LockType.WRITE, 1, Duration.ofSeconds(10)).release();
 	}
 
 	@Test
 	void aReaderAskingToWriteIsRefusedInsteadOfDeadlocking() throws Exception {
-		AcquiredLock reader = session(0).acquire("ledger", LockType.READ, 1, Duration.ZERO);
+		AcquiredLock reader = session(0).acquire("ledger", LockType.READ, 1, Duration.ofSeconds(10));
 		assertThatIllegalStateException()
 			.isThrownBy(() -> session(0).acquire("ledger", LockType.WRITE, 1, Duration.ofSeconds(5)))
 			.withMessageContaining("holds the read lock of 'ledger'")
@@ -166,8 +166,8 @@ class LockTypesTests {
 
 	@Test
 	void readersOfOneThreadReenter() {
-		AcquiredLock outer = session(0).acquire("ledger", LockType.READ, 1, Duration.ZERO);
-		AcquiredLock inner = session(0).acquire("ledger", LockType.READ, 1, Duration.ZERO);
+		AcquiredLock outer = session(0).acquire("ledger", LockType.READ, 1, Duration.ofSeconds(10));
+		AcquiredLock inner = session(0).acquire("ledger", LockType.READ, 1, Duration.ofSeconds(10));
 		assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
 		inner.release();
 		assertThat(outer.isValid()).isTrue();
@@ -210,8 +210,8 @@ class LockTypesTests {
 
 	@Test
 	void aSemaphoreAdmitsTheNextWaiterWhenAPermitIsReturned() throws Exception {
-		AcquiredLock first = session(0).acquire("exports", LockType.SEMAPHORE, 2, Duration.ZERO);
-		AcquiredLock second = session(1).acquire("exports", LockType.SEMAPHORE, 2, Duration.ZERO);
+		AcquiredLock first = session(0).acquire("exports", LockType.SEMAPHORE, 2, Duration.ofSeconds(10));
+		AcquiredLock second = session(1).acquire("exports", LockType.SEMAPHORE, 2, Duration.ofSeconds(10));
 		assertThatExceptionOfType(LockTimeoutException.class)
 			.isThrownBy(() -> session(2).acquire("exports", LockType.SEMAPHORE, 2, Duration.ofMillis(200)));
 		CompletableFuture<AcquiredLock> third = CompletableFuture
@@ -226,8 +226,8 @@ class LockTypesTests {
 
 	@Test
 	void aPermitReturnedByAnyHolderAdmitsTheNextWaiter() throws Exception {
-		AcquiredLock first = session(0).acquire("exports", LockType.SEMAPHORE, 2, Duration.ZERO);
-		AcquiredLock second = session(1).acquire("exports", LockType.SEMAPHORE, 2, Duration.ZERO);
+		AcquiredLock first = session(0).acquire("exports", LockType.SEMAPHORE, 2, Duration.ofSeconds(10));
+		AcquiredLock second = session(1).acquire("exports", LockType.SEMAPHORE, 2, Duration.ofSeconds(10));
 		CompletableFuture<AcquiredLock> third = CompletableFuture
 			.supplyAsync(() -> session(2).acquire("exports", LockType.SEMAPHORE, 2, WAIT));
 		awaitQueueLength("exports", 3);
@@ -241,7 +241,7 @@ class LockTypesTests {
 
 	@Test
 	void permitCountsThatDisagreeAreReported() {
-		AcquiredLock permit = session(0).acquire("exports", LockType.SEMAPHORE, 2, Duration.ZERO);
+		AcquiredLock permit = session(0).acquire("exports", LockType.SEMAPHORE, 2, Duration.ofSeconds(10));
 		assertThatExceptionOfType(LockAcquisitionException.class)
 			.isThrownBy(() -> session(1).acquire("exports", LockType.SEMAPHORE, 3, Duration.ZERO))
 			.withMessageContaining("'exports'")
@@ -258,14 +258,14 @@ class LockTypesTests {
 	void exclusiveLocksExcludePlainCuratorMutexesOnTheSamePath() throws Exception {
 		CuratorFramework curatorUser = this.zookeeper.newClient();
 		InterProcessMutex mutex = new InterProcessMutex(curatorUser, session(0).pathOf("shared"));
-		AcquiredLock ours = session(0).acquire("shared", Duration.ZERO);
+		AcquiredLock ours = session(0).acquire("shared", Duration.ofSeconds(10));
 		assertThat(mutex.acquire(200, TimeUnit.MILLISECONDS)).isFalse();
 		ours.release();
 		assertThat(mutex.acquire(5, TimeUnit.SECONDS)).isTrue();
 		assertThatExceptionOfType(LockTimeoutException.class)
 			.isThrownBy(() -> session(1).acquire("shared", Duration.ofMillis(200)));
 		mutex.release();
-		session(1).acquire("shared", Duration.ZERO).release();
+		session(1).acquire("shared", Duration.ofSeconds(10)).release();
 	}
 
 	private ZooKeeperLockRegistry session(int index) {

@@ -76,7 +76,7 @@ class ZooKeeperLockRegistryTests {
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(650),
 				Duration.ofSeconds(3));
 		held.release();
-		AcquiredLock next = this.otherRegistry.acquire("order:1", Duration.ZERO);
+		AcquiredLock next = this.otherRegistry.acquire("order:1", Duration.ofSeconds(10));
 		next.release();
 	}
 
@@ -109,7 +109,7 @@ class ZooKeeperLockRegistryTests {
 
 	@Test
 	void zeroWaitTriesOnceWhileHeld() throws Exception {
-		AcquiredLock held = this.registry.acquire("job", Duration.ZERO);
+		AcquiredLock held = this.registry.acquire("job", Duration.ofSeconds(10));
 		try {
 			assertThatExceptionOfType(LockTimeoutException.class)
 				.isThrownBy(() -> this.otherRegistry.acquire("job", Duration.ZERO));
@@ -154,7 +154,7 @@ class ZooKeeperLockRegistryTests {
 	@Test
 	void reentrantAcquisitionSharesTheTokenAndHoldsUntilTheOutermostRelease() throws Exception {
 		AcquiredLock outer = this.registry.acquire("nested", Duration.ofSeconds(5));
-		AcquiredLock inner = this.registry.acquire("nested", Duration.ZERO);
+		AcquiredLock inner = this.registry.acquire("nested", Duration.ofSeconds(10));
 		assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
 		inner.release();
 		assertThat(inner.isValid()).isFalse();
@@ -162,7 +162,7 @@ class ZooKeeperLockRegistryTests {
 		assertThatExceptionOfType(LockTimeoutException.class)
 			.isThrownBy(() -> this.otherRegistry.acquire("nested", Duration.ZERO));
 		outer.release();
-		this.otherRegistry.acquire("nested", Duration.ZERO).release();
+		this.otherRegistry.acquire("nested", Duration.ofSeconds(10)).release();
 	}
 
 	@Test
@@ -204,7 +204,7 @@ class ZooKeeperLockRegistryTests {
 			this.registry.acquire("key-" + i, Duration.ofSeconds(5)).release();
 		}
 		assertThatExceptionOfType(LockTimeoutException.class).isThrownBy(() -> {
-			AcquiredLock held = this.otherRegistry.acquire("busy", Duration.ZERO);
+			AcquiredLock held = this.otherRegistry.acquire("busy", Duration.ofSeconds(10));
 			try {
 				this.registry.acquire("busy", Duration.ZERO);
 			}

@@ -61,25 +61,23 @@ class ZooKeeperOutageTests {
 	}
 
 	@Test
-	void releaseWithoutZooKeeperReturnsAtOnceAndTheNodeIsDeletedWhenZooKeeperReturns(CapturedOutput output)
-			throws Exception {
+	void releaseWithoutZooKeeperReturnsAndTheNodeIsDeletedWhenZooKeeperReturns(CapturedOutput output) throws Exception {
 		CuratorFramework client = patientClient();
 		ZooKeeperLockRegistry holder = new ZooKeeperLockRegistry(client, "/locks");
 		AcquiredLock lock = holder.acquire("orphan", Duration.ofSeconds(5));
 		this.zookeeper.stop();
 		await().atMost(Duration.ofSeconds(10)).until(() -> !client.getZookeeperClient().isConnected());
-		long start = System.nanoTime();
 		lock.release();
-		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(QueueTurns.RELEASE_TIMEOUT.plusMillis(500));
+		assertThat(lock.isValid()).isFalse();
+		assertThat(holder.keysInUse()).isZero();
 		assertThat(Thread.currentThread().isInterrupted()).isFalse();
-		assertThat(output).contains("Could not confirm the release of lock 'orphan' with ZooKeeper")
-			.contains("Curator keeps deleting its node in the background");
 		this.zookeeper.restart();
 		ZooKeeperLockRegistry other = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
 		await().atMost(Duration.ofSeconds(20))
 			.ignoreExceptions()
 			.untilAsserted(() -> other.acquire("orphan", Duration.ZERO).release());
 		assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).isNotZero();
+		assertThat(output).doesNotContain("Exception");
 	}
 
 	@Test
