@@ -23,10 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Bad arguments to every public method of {@link LockTemplate} and {@link LockRequest}:
- * each gets an exception of the documented type whose message names the argument at
- * fault, the callback never runs, and no lock is left held: another client takes the keys
- * at once afterwards.
+ * Bad arguments to every public method of {@link LockTemplate}, {@link LockRequest} and
+ * the handles of held locks: each gets an exception of the documented type whose message
+ * names the argument at fault, the callback never runs, and no lock is left held: another
+ * client takes the keys at once afterwards.
  */
 class TemplateBadInputTests {
 
@@ -192,10 +192,23 @@ class TemplateBadInputTests {
 		assertThat(template.<String>execute(huge, Duration.ZERO, (lock) -> lock.key())).isEqualTo(huge);
 	}
 
-	@Test
-	void lockHandleOutsideALockIsAnIllegalStateNotANullPointer() {
-		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(LockHandle::current)
-			.withMessageContaining("holds no");
+	static Stream<Arguments> handles() {
+		return Stream
+			.of(illegal("new MultiKeyLock(null)", () -> new MultiKeyLock(null), "'locks'"),
+					illegal("new MultiKeyLock(no locks)", () -> new MultiKeyLock(List.of()), "'locks'"),
+					illegal("new MultiKeyLock(locks with null)",
+							() -> new MultiKeyLock(Arrays.asList((LockHandle) null)), "'locks'"),
+					illegal("AbbreviatedKey.of(null)", () -> AbbreviatedKey.of(null), "'key'"),
+					failure("LockHandle.current() outside a lock", IllegalStateException.class, LockHandle::current,
+							"holds no distributed lock"),
+					failure("ReactiveLockContext.currentLock() outside a lock", IllegalStateException.class,
+							() -> ReactiveLockContext.currentLock().block(), "holds no distributed lock"));
+	}
+
+	@ParameterizedTest
+	@MethodSource
+	void handles(ThrowingCallable call, Class<? extends Throwable> type, String culprit) {
+		assertThatExceptionOfType(type).isThrownBy(call).withMessageContaining(culprit);
 	}
 
 	private static Arguments illegal(String call, ThrowingCallable callable, String culprit) {
