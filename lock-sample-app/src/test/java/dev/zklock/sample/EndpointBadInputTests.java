@@ -89,7 +89,7 @@ class EndpointBadInputTests {
 
 	@ParameterizedTest
 	@ValueSource(ints = { 16 * 1024, 100 * 1024 })
-	void keysLongerThanARequestLineMayBeAreABadRequest(int length) throws Exception {
+	void keysLongerThanTheServerTakesInARequestLineAreABadRequest(int length) throws Exception {
 		assertThat(get("/actuator/locks/" + "k".repeat(length)).statusCode()).isEqualTo(400);
 	}
 
