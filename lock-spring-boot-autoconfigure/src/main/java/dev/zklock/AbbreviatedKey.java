@@ -1,5 +1,7 @@
 package dev.zklock;
 
+import org.springframework.util.Assert;
+
 /**
  * How a lock key appears in the messages of exceptions and in log lines: whole when it is
  * at most {@value #MAX_LENGTH} characters long, else its first {@value #MAX_LENGTH}
@@ -23,8 +25,10 @@ public final class AbbreviatedKey {
 	 * @param key the lock key
 	 * @return the key, or its beginning and its length if it is longer than
 	 * {@value #MAX_LENGTH} characters
+	 * @throws IllegalArgumentException if the key is {@code null}
 	 */
 	public static String of(String key) {
+		Assert.notNull(key, "'key' must not be null");
 		if (key.length() <= MAX_LENGTH) {
 			return key;
 		}

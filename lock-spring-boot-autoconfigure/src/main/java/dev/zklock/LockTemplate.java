@@ -208,8 +208,10 @@ public class LockTemplate {
 			Duration waitTime, LockCallback<T> callback) {
 		Assert.hasText(name, "'name' must not be empty");
 		Assert.notEmpty(keys, "Lock keys must not be empty");
+		Assert.notNull(type, "'type' must not be null");
 		Assert.isTrue(type != LockType.SEMAPHORE, "Several keys cannot be locked as one semaphore");
 		assertValidWaitTime(waitTime);
+		Assert.notNull(callback, "'callback' must not be null");
 		SortedSet<String> ordered = new TreeSet<>();
 		for (String key : keys) {
 			Assert.isTrue(key != null && !key.isBlank(), "Lock keys must not be null or blank");

@@ -2,6 +2,8 @@ package dev.zklock;
 
 import java.util.List;
 
+import org.springframework.util.Assert;
+
 /**
  * The locks of several keys held together, as a {@link LockTemplate} multi-key call or a
  * {@link DistributedLock} whose key expression yields several keys holds them.
@@ -17,8 +19,11 @@ public record MultiKeyLock(List<LockHandle> locks) implements LockHandle {
 	/**
 	 * Creates a handle for locks held together.
 	 * @param locks the lock of each key, in the order they were acquired
+	 * @throws IllegalArgumentException if there are no locks or one is {@code null}
 	 */
 	public MultiKeyLock {
+		Assert.notEmpty(locks, "'locks' must not be empty");
+		Assert.noNullElements(locks, "'locks' must not contain null");
 		locks = List.copyOf(locks);
 	}
 

@@ -40,9 +40,7 @@ class SampleApplicationTests {
 
 	@BeforeAll
 	static void start() {
-		instance = SampleInstance.start(List.of(), "--server.port=0", "--distributed-lock.zookeeper.embedded.port=0",
-				"--distributed-lock.zookeeper.embedded.data-directory=" + data.resolve("zookeeper"),
-				"--spring.datasource.url=jdbc:h2:file:" + data.resolve("orders") + ";AUTO_SERVER=TRUE");
+		instance = SampleInstance.startWithDataIn(data);
 	}
 
 	@AfterAll

@@ -3,6 +3,7 @@ package dev.zklock.sample;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +59,19 @@ final class SampleInstance implements AutoCloseable {
 		return new SampleInstance(builder.run(args));
 	}
 
+	/**
+	 * Starts an instance as its {@code application.yml} configures it, on a free port,
+	 * with its embedded ZooKeeper server on a free port, keeping the server's data and
+	 * the database in a directory.
+	 * @param data the directory of the ZooKeeper data and the database
+	 * @return the running instance
+	 */
+	static SampleInstance startWithDataIn(Path data) {
+		return start(List.of(), "--server.port=0", "--distributed-lock.zookeeper.embedded.port=0",
+				"--distributed-lock.zookeeper.embedded.data-directory=" + data.resolve("zookeeper"),
+				"--spring.datasource.url=jdbc:h2:file:" + data.resolve("orders") + ";AUTO_SERVER=TRUE");
+	}
+
 	ConfigurableApplicationContext context() {
 		return this.context;
 	}
@@ -101,13 +115,25 @@ final class SampleInstance implements AutoCloseable {
 	 * @return the key's queue
 	 */
 	Map<String, Object> lockQueue(String key) {
-		String path = Arrays.stream(key.split("/", -1))
-			.map((segment) -> UriUtils.encode(segment, StandardCharsets.UTF_8))
-			.collect(Collectors.joining("/"));
-		return this.client.get()
-			.uri(URI.create(this.baseUrl + "/actuator/locks/" + path))
-			.retrieve()
-			.requiredBody(JSON_OBJECT);
+		return this.client.get().uri(URI.create(lockQueueUrl(key))).retrieve().requiredBody(JSON_OBJECT);
+	}
+
+	/**
+	 * The URL of a key's lock queue: {@code /actuator/locks/} followed by the key, its
+	 * {@code /} kept as they are and every other character with a meaning in a URI
+	 * URL-encoded.
+	 * @param key the lock key
+	 * @return the URL
+	 */
+	String lockQueueUrl(String key) {
+		return this.baseUrl + "/actuator/locks/"
+				+ Arrays.stream(key.split("/", -1))
+					.map((segment) -> UriUtils.encode(segment, StandardCharsets.UTF_8))
+					.collect(Collectors.joining("/"));
+	}
+
+	String baseUrl() {
+		return this.baseUrl;
 	}
 
 	/**

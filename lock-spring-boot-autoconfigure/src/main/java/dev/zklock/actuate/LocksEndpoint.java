@@ -6,10 +6,12 @@ import dev.zklock.zookeeper.LockActivity;
 import dev.zklock.zookeeper.QueuedLockNode;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
+import org.springframework.util.StringUtils;
 
 /**
  * The {@code locks} actuator endpoint: the distributed locks this instance holds and
@@ -44,10 +46,16 @@ public class LocksEndpoint {
 	 * ({@code /actuator/locks/orders/42}); the actuator joins its segments again.
 	 * @param key the lock key, as the segments of the path that names it
 	 * @return the key's queue
+	 * @throws InvalidEndpointRequestException (a bad request over HTTP) if the key is
+	 * empty or blank, which no lock can have
 	 */
 	@ReadOperation
 	public KeyDescriptor key(@Selector(match = Match.ALL_REMAINING) String... key) {
 		String joined = String.join("/", key);
+		if (!StringUtils.hasText(joined)) {
+			String problem = "Lock key must not be empty or blank, but was '" + joined + "'";
+			throw new InvalidEndpointRequestException(problem, problem);
+		}
 		return new KeyDescriptor(joined, this.registry.pathOf(joined), this.registry.queueOf(joined));
 	}
 

@@ -59,18 +59,26 @@ final class StartupConnectionCheck implements SmartInitializingSingleton {
 		String connectString = this.client.getZookeeperClient().getCurrentConnectionString();
 		if (this.failWithoutConnection) {
 			throw new IllegalStateException("No connection to ZooKeeper (" + connectString + ") within "
-					+ this.connectionWait.toMillis() + "ms at start-up, and distributed-lock.startup."
+					+ millis(this.connectionWait) + "ms at start-up, and distributed-lock.startup."
 					+ "fail-without-connection is true: check that ZooKeeper runs and that "
 					+ "distributed-lock.zookeeper.connect-string names it");
 		}
-		logger.warn("No connection to ZooKeeper (" + connectString + ") within " + this.connectionWait.toMillis()
+		logger.warn("No connection to ZooKeeper (" + connectString + ") within " + millis(this.connectionWait)
 				+ "ms at start-up; starting anyway. Locks fail with LockAcquisitionException until ZooKeeper "
 				+ "is reachable, and work from then on");
 	}
 
+	/**
+	 * The duration in milliseconds, {@link Long#MAX_VALUE} for one too long to count in
+	 * milliseconds.
+	 */
+	private static long millis(Duration duration) {
+		return (duration.compareTo(Duration.ofMillis(Long.MAX_VALUE)) > 0) ? Long.MAX_VALUE : duration.toMillis();
+	}
+
 	private boolean connected() {
 		try {
-			return this.client.blockUntilConnected((int) Math.min(Integer.MAX_VALUE, this.connectionWait.toMillis()),
+			return this.client.blockUntilConnected((int) Math.min(Integer.MAX_VALUE, millis(this.connectionWait)),
 					TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {

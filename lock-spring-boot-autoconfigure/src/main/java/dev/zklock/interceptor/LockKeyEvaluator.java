@@ -37,7 +37,7 @@ final class LockKeyEvaluator {
 	 * @return the non-blank keys: one, or several when the expression yields a collection
 	 * or an array
 	 * @throws IllegalArgumentException if the expression fails, a method it calls throws,
-	 * or it yields no usable key
+	 * or it yields no usable key (among them a value whose {@code toString()} throws)
 	 */
 	List<String> resolveKeys(LockSpec spec, @Nullable Object[] args, @Nullable Object target) {
 		LockExpressionRoot root = new LockExpressionRoot(spec.method(), args, target);
@@ -88,7 +88,15 @@ final class LockKeyEvaluator {
 	}
 
 	private String validKey(LockSpec spec, Object value) {
-		String key = value.toString();
+		String key;
+		try {
+			key = value.toString();
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalArgumentException(
+					spec.describe() + " evaluated to a " + value.getClass().getName() + " whose toString() threw " + ex,
+					ex);
+		}
 		if (key == null) {
 			throw new IllegalArgumentException(
 					spec.describe() + " evaluated to a " + value.getClass().getName() + " whose toString() is null");

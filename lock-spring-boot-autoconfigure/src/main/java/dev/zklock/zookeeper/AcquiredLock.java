@@ -8,6 +8,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.zklock.LockHandle;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.Assert;
+
 /**
  * One acquisition of a ZooKeeper lock, to be released once: by the acquiring thread, or
  * by any thread for a detached acquisition.
@@ -99,8 +101,12 @@ public final class AcquiredLock implements LockHandle {
 	 * deletion sent to ZooKeeper; complete at once if the acquisition was already
 	 * released, and never complete if the registry closes before the delay ends (the
 	 * session's end then deletes the node)
+	 * @throws IllegalArgumentException if the delay is {@code null} or negative; the
+	 * acquisition is then still held, to be released again
 	 */
 	public CompletionStage<Void> releaseAfter(Duration delay) {
+		Assert.notNull(delay, "'delay' must not be null");
+		Assert.isTrue(!delay.isNegative(), () -> "'delay' must not be negative, but was " + delay);
 		if (this.released.compareAndSet(false, true)) {
 			return this.registry.releaseAfter(this.entry, this.hold, delay);
 		}

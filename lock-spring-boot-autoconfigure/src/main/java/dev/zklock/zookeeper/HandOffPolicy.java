@@ -45,7 +45,8 @@ public record HandOffPolicy(boolean enabled, int maxHandOffs, Duration maxTime) 
 				() -> "The most hand-offs in a row must be between 0 and " + MAX_HAND_OFFS + ", but was "
 						+ maxHandOffs);
 		Assert.notNull(maxTime, "'maxTime' must not be null");
-		Assert.isTrue(!maxTime.isNegative(), "The hand-off time budget must not be negative");
+		Assert.isTrue(!maxTime.isNegative(),
+				() -> "'maxTime' (the hand-off time budget) must not be negative, but was " + maxTime);
 	}
 
 	/**

@@ -10,6 +10,8 @@ import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockHandle;
 import dev.zklock.LockTimeoutException;
 
+import org.springframework.util.Assert;
+
 /**
  * A {@link Lock} view of one key's exclusive ZooKeeper lock, for code written against
  * {@code java.util.concurrent}. It shares its registry's holds with
@@ -90,15 +92,17 @@ public final class ZooKeeperLock implements Lock {
 
 	/**
 	 * Acquires the lock if it becomes free within the wait time.
-	 * @param time the wait time
+	 * @param time the wait time; zero or less tries once, as {@link #tryLock()} does
 	 * @param unit the wait time's unit
 	 * @return whether the lock was acquired
 	 * @throws InterruptedException if the thread was interrupted before or while waiting
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
 	 * time or failed
+	 * @throws IllegalArgumentException if the unit is {@code null}
 	 */
 	@Override
 	public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+		Assert.notNull(unit, "'unit' must not be null");
 		if (Thread.interrupted()) {
 			throw new InterruptedException("Interrupted before acquiring lock '" + AbbreviatedKey.of(this.key) + "'");
 		}

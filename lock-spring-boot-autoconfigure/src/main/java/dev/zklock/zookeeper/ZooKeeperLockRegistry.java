@@ -217,6 +217,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * time, failed, the thread was interrupted (its interrupt flag stays set), the thread
 	 * holds the key already and that hold was lost (a nested acquisition never starts
 	 * under a lock known to be lost), or the registry is closed
+	 * @throws IllegalArgumentException if the key is {@code null} or blank, or the wait
+	 * time {@code null} or negative
 	 */
 	public AcquiredLock acquire(String key, Duration waitTime) {
 		return acquire(key, LockType.EXCLUSIVE, 1, waitTime);
@@ -239,6 +241,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * that hold was lost, or the registry is closed
 	 * @throws IllegalStateException if the thread holds the key's read lock and asks for
 	 * its write or exclusive lock, which would deadlock
+	 * @throws IllegalArgumentException if the key is {@code null} or blank, the wait time
+	 * {@code null} or negative, the type {@code null}, or the permits do not fit the type
 	 */
 	public AcquiredLock acquire(String key, LockType type, int permits, Duration waitTime) {
 		return acquire(key, LockNodeKind.of(type, permits), waitTime, Thread.currentThread());
@@ -261,12 +265,18 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
 	 * time, failed, other holders use the key as another type of lock, the thread was
 	 * interrupted (its interrupt flag stays set), or the registry is closed
+	 * @throws IllegalArgumentException if the key is {@code null} or blank, the wait time
+	 * {@code null} or negative, the type {@code null}, or the permits do not fit the type
 	 */
 	public AcquiredLock acquireDetached(String key, LockType type, int permits, Duration waitTime) {
 		return acquire(key, LockNodeKind.of(type, permits), waitTime, null);
 	}
 
 	private AcquiredLock acquire(String key, LockNodeKind kind, Duration requestedWaitTime, @Nullable Thread owner) {
+		Assert.isTrue(key != null && !key.isBlank(), "Lock key must not be null or blank");
+		Assert.notNull(requestedWaitTime, "'waitTime' must not be null");
+		Assert.isTrue(!requestedWaitTime.isNegative(),
+				() -> "Wait time must not be negative, but was " + requestedWaitTime);
 		if (this.scheduler.isShutdown()) {
 			throw new LockAcquisitionException(key,
 					"Could not acquire lock '" + AbbreviatedKey.of(key) + "': the lock registry is closed", null);
@@ -497,11 +507,13 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * holds or waits for it, in order, with who asked for each.
 	 * @param key the lock key
 	 * @return the nodes, empty if nobody holds or waits for the key
+	 * @throws IllegalArgumentException if the key is {@code null} or empty
 	 * @throws IllegalStateException if ZooKeeper cannot be read
 	 */
 	public List<QueuedLockNode> queueOf(String key) {
+		String path = pathOf(key);
 		try {
-			return new LockQueue(this.client, pathOf(key)).describe();
+			return new LockQueue(this.client, path).describe();
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(

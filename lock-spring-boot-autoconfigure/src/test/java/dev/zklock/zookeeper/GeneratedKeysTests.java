@@ -55,7 +55,7 @@ class GeneratedKeysTests {
 				.withMessage("Lock key must not be null or blank");
 		}
 		assertThatIllegalArgumentException().isThrownBy(() -> registry.acquire("", Duration.ZERO))
-			.withMessage("Lock key must not be empty");
+			.withMessage("Lock key must not be null or blank");
 		assertThat(client.checkExists().forPath("/empty")).isNull();
 		assertThat(registry.keysInUse()).isZero();
 	}

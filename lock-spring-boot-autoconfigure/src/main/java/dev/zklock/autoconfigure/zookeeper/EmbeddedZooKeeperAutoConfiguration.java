@@ -1,5 +1,8 @@
 package dev.zklock.autoconfigure.zookeeper;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -30,7 +33,12 @@ public final class EmbeddedZooKeeperAutoConfiguration {
 			throw new InvalidConfigurationPropertyValueException("distributed-lock.zookeeper.embedded.port",
 					embedded.getPort(), "It must be a port from 0 to 65535, where 0 picks a free port.");
 		}
-		return new EmbeddedZooKeeperServer(embedded.getPort(), embedded.getDataDirectory());
+		Path dataDirectory = embedded.getDataDirectory();
+		if (dataDirectory != null && Files.exists(dataDirectory) && !Files.isDirectory(dataDirectory)) {
+			throw new InvalidConfigurationPropertyValueException("distributed-lock.zookeeper.embedded.data-directory",
+					dataDirectory, "It must be a directory, or not exist yet, but it is a file.");
+		}
+		return new EmbeddedZooKeeperServer(embedded.getPort(), dataDirectory);
 	}
 
 	@Bean

@@ -1,5 +1,8 @@
 package dev.zklock.autoconfigure.zookeeper;
 
+import java.net.InetSocketAddress;
+import java.util.List;
+
 import org.apache.zookeeper.client.ConnectStringParser;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -22,15 +25,27 @@ final class PropertiesZooKeeperConnectionDetails implements ZooKeeperConnectionD
 		if (!StringUtils.hasText(connectString)) {
 			throw new MissingConnectStringException();
 		}
+		List<InetSocketAddress> servers;
 		try {
-			new ConnectStringParser(connectString);
+			servers = new ConnectStringParser(connectString).getServerAddresses();
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidConfigurationPropertyValueException("distributed-lock.zookeeper.connect-string",
-					connectString,
-					"It must be comma-separated host:port pairs, such as 'zk1:2181,zk2:2181': " + ex.getMessage());
+			throw invalid(connectString, ex.getMessage());
+		}
+		if (servers.isEmpty()) {
+			throw invalid(connectString, "it names no server");
+		}
+		for (InetSocketAddress server : servers) {
+			if (!StringUtils.hasText(server.getHostString())) {
+				throw invalid(connectString, "a server has no host name");
+			}
 		}
 		return connectString;
+	}
+
+	private static InvalidConfigurationPropertyValueException invalid(String connectString, String problem) {
+		return new InvalidConfigurationPropertyValueException("distributed-lock.zookeeper.connect-string",
+				connectString, "It must be comma-separated host:port pairs, such as 'zk1:2181,zk2:2181': " + problem);
 	}
 
 }

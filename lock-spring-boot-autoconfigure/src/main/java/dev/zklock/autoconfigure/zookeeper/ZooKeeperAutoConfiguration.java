@@ -31,6 +31,14 @@ public final class ZooKeeperAutoConfiguration {
 
 	private static final String PREFIX = "distributed-lock.zookeeper.";
 
+	/**
+	 * The most retries of Curator's {@link BoundedExponentialBackoffRetry}, which quietly uses
+	 * this many instead of more.
+	 */
+	private static final int MAX_RETRIES = 29;
+
+	private static final Duration LONGEST_MILLIS = Duration.ofMillis(Integer.MAX_VALUE);
+
 	@Bean
 	@ConditionalOnMissingBean
 	ZooKeeperConnectionDetails zooKeeperConnectionDetails(ZooKeeperProperties properties) {
@@ -56,16 +64,16 @@ public final class ZooKeeperAutoConfiguration {
 	}
 
 	private static BoundedExponentialBackoffRetry retryPolicy(ZooKeeperProperties.Retry retry) {
-		if (retry.getMaxRetries() < 0) {
+		if (retry.getMaxRetries() < 0 || retry.getMaxRetries() > MAX_RETRIES) {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + "retry.max-retries", retry.getMaxRetries(),
-					"It must not be negative.");
+					"It must be from 0 to " + MAX_RETRIES + ", the most that Curator's exponential back-off retries.");
 		}
 		return new BoundedExponentialBackoffRetry(millis("retry.base-sleep", retry.getBaseSleep()),
 				millis("retry.max-sleep", retry.getMaxSleep()), retry.getMaxRetries());
 	}
 
 	private static int millis(String property, Duration duration) {
-		if (duration.isNegative() || duration.isZero() || duration.toMillis() > Integer.MAX_VALUE) {
+		if (duration.isNegative() || duration.isZero() || duration.compareTo(LONGEST_MILLIS) > 0) {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + property, duration,
 					"It must be positive and at most " + Integer.MAX_VALUE + "ms.");
 		}

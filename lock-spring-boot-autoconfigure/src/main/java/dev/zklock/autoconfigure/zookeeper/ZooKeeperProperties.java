@@ -164,7 +164,7 @@ public class ZooKeeperProperties {
 		private Duration baseSleep = Duration.ofMillis(50);
 
 		/**
-		 * Maximum number of retries of one operation.
+		 * Maximum number of retries of one operation, at most 29 (Curator's limit).
 		 */
 		private int maxRetries = 10;
 
