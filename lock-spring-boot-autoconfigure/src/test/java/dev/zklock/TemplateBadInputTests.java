@@ -61,8 +61,8 @@ class TemplateBadInputTests {
 		assertThat(callbacks).hasValue(0);
 		assertThat(registry.heldLocks()).isEmpty();
 		assertThat(registry.keysInUse()).isZero();
-		otherProcess.acquire(KEY, Duration.ZERO).release();
-		otherProcess.acquire(OTHER_KEY, Duration.ZERO).release();
+		otherProcess.acquire(KEY, Duration.ofSeconds(10)).release();
+		otherProcess.acquire(OTHER_KEY, Duration.ofSeconds(10)).release();
 	}
 
 	static Stream<Arguments> templateCalls() {

@@ -63,6 +63,14 @@ class EndpointBadInputTests {
 	}
 
 	@ParameterizedTest
+	@ValueSource(strings = { "%20", "%09%20%0A" })
+	void blankKeyParameterIsABadRequestNamingTheKey(String key) throws Exception {
+		HttpResponse<String> response = get("/actuator/locks?key=" + key);
+		assertThat(response.statusCode()).isEqualTo(400);
+		assertThat(response.body()).contains("Lock key must not be empty or blank");
+	}
+
+	@ParameterizedTest
 	@ValueSource(strings = { "..", ".", "a/../b", "a/./b", "semi;colon", "a.json", "50%", "+", "~", "q?x=1&y#z",
 			"\u0001", "a\u007Fb", "\uD83D\uDD12", "\u00E9/e\u0301", "k ", " k", "a/ /b", "%2F", "%00" })
 	void weirdKeysAreAnsweredForExactlyThatKey(String key) throws Exception {
@@ -103,7 +111,7 @@ class EndpointBadInputTests {
 
 	private void assertQueueIsShownFor(String key) throws Exception {
 		ZooKeeperLockRegistry registry = instance.context().getBean(ZooKeeperLockRegistry.class);
-		AcquiredLock held = registry.acquire(key, Duration.ZERO);
+		AcquiredLock held = registry.acquire(key, Duration.ofSeconds(10));
 		try {
 			HttpResponse<String> response = send(URI.create(instance.lockQueueUrl(key)));
 			assertThat(response.statusCode()).isEqualTo(200);

@@ -1,10 +1,13 @@
 package dev.zklock.sample;
 
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import dev.zklock.autoconfigure.zookeeper.EmbeddedZooKeeperServer;
@@ -24,6 +27,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ResponseEntity;
 import org.springframework.transaction.interceptor.TransactionInterceptor;
+import org.springframework.web.util.UriUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -86,9 +90,26 @@ class SampleApplicationTests {
 	@ValueSource(strings = { "orders/2026/42", "with space", "50%", "q?x=1&y#z", "semi;colon", "plus+and:colon",
 			"ünïcødé/ключ" })
 	void locksEndpointShowsTheQueueOfAnyKey(String key) {
-		AcquiredLock held = instance.context().getBean(ZooKeeperLockRegistry.class).acquire(key, Duration.ofSeconds(10));
+		assertQueueShowsTheHolder(key, instance::lockQueue);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "/leading", "trailing/", "double//slash", "/", "//", "a/b/" })
+	void locksEndpointShowsTheQueueOfAKeyThatAPathCannotCarryThroughTheKeyParameter(String key) {
+		assertQueueShowsTheHolder(key, (held) -> instance.client()
+			.get()
+			.uri(URI
+				.create(instance.baseUrl() + "/actuator/locks?key=" + UriUtils.encode(held, StandardCharsets.UTF_8)))
+			.retrieve()
+			.requiredBody(SampleInstance.JSON_OBJECT));
+	}
+
+	private static void assertQueueShowsTheHolder(String key, Function<String, Map<String, Object>> queueOf) {
+		AcquiredLock held = instance.context()
+			.getBean(ZooKeeperLockRegistry.class)
+			.acquire(key, Duration.ofSeconds(10));
 		try {
-			Map<String, Object> queue = instance.lockQueue(key);
+			Map<String, Object> queue = queueOf.apply(key);
 			assertThat(queue).containsEntry("key", key);
 			assertThat(queue.get("queue")).asInstanceOf(InstanceOfAssertFactories.list(Map.class))
 				.singleElement()

@@ -5,6 +5,7 @@ import java.util.List;
 import dev.zklock.zookeeper.LockActivity;
 import dev.zklock.zookeeper.QueuedLockNode;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -31,10 +32,24 @@ public class LocksEndpoint {
 	}
 
 	/**
+	 * The locks this instance holds and waits for or, given a key, that key's queue (see
+	 * {@link #key(String...)}). Over HTTP, {@code /actuator/locks?key=} followed by the
+	 * URL-encoded key addresses every key, also those a path cannot carry: a key with an
+	 * empty segment (a leading or trailing {@code /}, or {@code //}).
+	 * @param key the lock key, or {@code null} for this instance's locks
+	 * @return a {@link LocksDescriptor}, or the key's {@link KeyDescriptor}
+	 * @throws InvalidEndpointRequestException (a bad request over HTTP) if the key is
+	 * empty or blank, which no lock can have
+	 */
+	@ReadOperation
+	public Object locksOrQueue(@Nullable String key) {
+		return (key != null) ? queue(key) : locks();
+	}
+
+	/**
 	 * The locks this instance holds and waits for.
 	 * @return the locks
 	 */
-	@ReadOperation
 	public LocksDescriptor locks() {
 		return new LocksDescriptor(this.registry.getRootPath(), this.registry.heldLocks(),
 				this.registry.waitingLocks());
@@ -43,7 +58,8 @@ public class LocksEndpoint {
 	/**
 	 * The queue of one key's lock, as ZooKeeper sees it. Over HTTP, the key is the rest
 	 * of the path, so that a key with {@code /} in it is addressed as it is
-	 * ({@code /actuator/locks/orders/42}); the actuator joins its segments again.
+	 * ({@code /actuator/locks/orders/42}); the actuator joins its segments again. A key
+	 * with an empty segment cannot be addressed so: see {@link #locksOrQueue(String)}.
 	 * @param key the lock key, as the segments of the path that names it
 	 * @return the key's queue
 	 * @throws InvalidEndpointRequestException (a bad request over HTTP) if the key is
@@ -51,12 +67,15 @@ public class LocksEndpoint {
 	 */
 	@ReadOperation
 	public KeyDescriptor key(@Selector(match = Match.ALL_REMAINING) String... key) {
-		String joined = String.join("/", key);
-		if (!StringUtils.hasText(joined)) {
-			String problem = "Lock key must not be empty or blank, but was '" + joined + "'";
+		return queue(String.join("/", key));
+	}
+
+	private KeyDescriptor queue(String key) {
+		if (!StringUtils.hasText(key)) {
+			String problem = "Lock key must not be empty or blank, but was '" + key + "'";
 			throw new InvalidEndpointRequestException(problem, problem);
 		}
-		return new KeyDescriptor(joined, this.registry.pathOf(joined), this.registry.queueOf(joined));
+		return new KeyDescriptor(key, this.registry.pathOf(key), this.registry.queueOf(key));
 	}
 
 	/**

@@ -133,16 +133,16 @@ public class DistributedLockProperties {
 		private boolean enabled = true;
 
 		/**
-		 * Most hand-offs of one ZooKeeper lock in a row before it is released to
-		 * ZooKeeper, so that other processes get their turn; at most 4095, the most that
-		 * fencing tokens can count.
+		 * Most hand-offs of one ZooKeeper lock in a row while another process queues
+		 * behind it, before it is released to ZooKeeper so that the other process gets
+		 * its turn; at most 4095, the most that fencing tokens can count.
 		 */
 		private int maxCount = HandOffPolicy.defaults().maxHandOffs();
 
 		/**
-		 * Longest time after its ZooKeeper acquisition during which a lock is still
-		 * handed off; later releases go to ZooKeeper, so that other processes get their
-		 * turn.
+		 * Longest time after its ZooKeeper acquisition during which a lock that another
+		 * process queues behind is still handed off; later releases go to ZooKeeper, so
+		 * that the other process gets its turn.
 		 */
 		private Duration maxTime = HandOffPolicy.defaults().maxTime();
 

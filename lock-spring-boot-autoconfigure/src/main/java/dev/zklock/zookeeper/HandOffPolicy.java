@@ -7,9 +7,11 @@ import org.springframework.util.Assert;
 /**
  * How long this process may keep a ZooKeeper lock for its own threads (lock cohorting):
  * when a thread releases a key that another thread of the process waits for, the held
- * ZooKeeper lock passes to that thread with no ZooKeeper round trip, until one of the
- * bounds is reached; then the lock is released to ZooKeeper, so that the other processes
- * queued for it get their turn in order.
+ * ZooKeeper lock passes to that thread with no ZooKeeper round trip. While another
+ * process queues behind the lock's node, until one of the bounds is reached; then the
+ * lock is released to ZooKeeper, so that the other processes queued for it get their turn
+ * in order. While none does, until the node's fencing tokens run out of room
+ * ({@link #MAX_HAND_OFFS}).
  * <p>
  * Threads that take a lock over share its ZooKeeper node, but each gets a fencing token
  * of its own, greater than its predecessor's: the node's creation zxid followed by the

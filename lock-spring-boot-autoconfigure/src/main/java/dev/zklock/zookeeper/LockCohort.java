@@ -2,6 +2,7 @@ package dev.zklock.zookeeper;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -17,13 +18,19 @@ import org.jspecify.annotations.Nullable;
  * Exclusive cohorts pass the node from one holder to the next; shared (read) cohorts let
  * every waiter join the node while it is held. Either way, a node whose bound is reached
  * takes no more holders: the last one to leave releases it to ZooKeeper, and the next
- * waiter leads a new turn, behind the other processes that queued meanwhile.
+ * waiter leads a new turn, behind the other processes that queued meanwhile. The bounds
+ * of the policy apply only while another node may queue behind the cohort's: once a
+ * thread waits here, the cohort asks ZooKeeper, once per node, whether one does, and
+ * watches the queue for one that comes later. With none behind, the node passes on until
+ * the room of its fencing tokens runs out ({@link FencingTokens#MAX_HAND_OFFS}).
  */
 final class LockCohort {
 
 	private final boolean shared;
 
 	private final HandOffPolicy policy;
+
+	private final QueueWatch queueWatch;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -45,9 +52,18 @@ final class LockCohort {
 
 	private boolean leading;
 
-	LockCohort(boolean shared, HandOffPolicy policy) {
+	/**
+	 * Whether another node queues behind the held node: {@code null} until ZooKeeper
+	 * told, so that the policy's bounds apply.
+	 */
+	private @Nullable Boolean othersQueued;
+
+	private boolean askedWhoQueues;
+
+	LockCohort(boolean shared, HandOffPolicy policy, QueueWatch queueWatch) {
 		this.shared = shared;
 		this.policy = policy;
+		this.queueWatch = queueWatch;
 	}
 
 	/**
@@ -69,6 +85,7 @@ final class LockCohort {
 			}
 			Waiter waiter = new Waiter(this.lock.newCondition());
 			this.waiters.addLast(waiter);
+			askWhoQueues();
 			while (waiter.turn == null) {
 				long remaining = deadline - System.nanoTime();
 				if (remaining <= 0) {
@@ -111,6 +128,9 @@ final class LockCohort {
 			this.retired = acquired.equals(this.doubtedBeforeLed);
 			this.doubtedBeforeLed = null;
 			this.nodeAcquiredAt = System.nanoTime();
+			this.othersQueued = null;
+			this.askedWhoQueues = false;
+			askWhoQueues();
 			passOn();
 		}
 		finally {
@@ -190,6 +210,41 @@ final class LockCohort {
 	}
 
 	/**
+	 * Asks ZooKeeper whether another node queues behind the held one, once per node, and
+	 * only when a thread waits for it here: a node that no thread waits for is released,
+	 * whoever queues behind it.
+	 */
+	private void askWhoQueues() {
+		QueuedNode held = this.node;
+		if (held == null || this.askedWhoQueues || this.waiters.isEmpty()) {
+			return;
+		}
+		this.askedWhoQueues = true;
+		try {
+			this.queueWatch.watchBehind(held, (queued) -> othersQueued(held, queued));
+		}
+		catch (Exception ex) {
+			// not known, so the bounds apply
+		}
+	}
+
+	/**
+	 * ZooKeeper told whether another node queues behind a node: once it does, it does
+	 * until the node is released.
+	 */
+	private void othersQueued(QueuedNode behindOf, boolean queued) {
+		this.lock.lock();
+		try {
+			if (behindOf.equals(this.node) && (queued || this.othersQueued == null)) {
+				this.othersQueued = queued;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
 	 * Gives turns to waiters in order, as long as the node can take holders, or one
 	 * waiter the lead when there is no node and no leader.
 	 */
@@ -223,8 +278,10 @@ final class LockCohort {
 	}
 
 	private boolean acceptsHolder() {
-		return (this.shared || this.holders == 0) && !this.retired && this.handOffs < this.policy.maxHandOffs()
+		boolean withinBounds = this.handOffs < this.policy.maxHandOffs()
 				&& System.nanoTime() - this.nodeAcquiredAt < this.policy.maxTimeNanos();
+		return (this.shared || this.holders == 0) && !this.retired && this.handOffs < FencingTokens.MAX_HAND_OFFS
+				&& (withinBounds || Boolean.FALSE.equals(this.othersQueued));
 	}
 
 	/**
@@ -246,6 +303,23 @@ final class LockCohort {
 		boolean leads() {
 			return this.node == null;
 		}
+
+	}
+
+	/**
+	 * Learns from ZooKeeper whether other nodes queue behind a held node.
+	 */
+	@FunctionalInterface
+	interface QueueWatch {
+
+		/**
+		 * Reads the node's queue in the background and watches it.
+		 * @param held the held node
+		 * @param othersQueued told {@code true} or {@code false} once the read answers,
+		 * and {@code true} when the queue changes afterwards
+		 * @throws Exception if the read cannot be sent
+		 */
+		void watchBehind(QueuedNode held, Consumer<Boolean> othersQueued) throws Exception;
 
 	}
 

@@ -29,8 +29,8 @@ final class LockEntry {
 
 	LockEntry(LockQueue queue, HandOffPolicy handOffPolicy) {
 		this.queue = queue;
-		this.exclusive = handOffPolicy.enabled() ? new LockCohort(false, handOffPolicy) : null;
-		this.shared = handOffPolicy.enabled() ? new LockCohort(true, handOffPolicy) : null;
+		this.exclusive = handOffPolicy.enabled() ? new LockCohort(false, handOffPolicy, queue::watchBehind) : null;
+		this.shared = handOffPolicy.enabled() ? new LockCohort(true, handOffPolicy, queue::watchBehind) : null;
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import org.apache.commons.logging.Log;
@@ -15,6 +16,7 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorClosedException;
 import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -271,6 +273,29 @@ final class LockQueue {
 					+ "from the lock root (see README)");
 		}
 		return blockerChanged.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * Learns whether other nodes queue behind a held node: reads the queue in the
+	 * background, and watches it until it changes. A change after the read counts as a
+	 * node queued behind, whatever it was.
+	 * @param held the held node
+	 * @param othersQueued told whether a node queues behind once the read answers (not at
+	 * all if it fails), and {@code true} when the queue changes afterwards
+	 * @throws Exception if the read cannot be sent
+	 */
+	void watchBehind(QueuedNode held, Consumer<Boolean> othersQueued) throws Exception {
+		String sequence = sequenceOf(held.name());
+		this.client.getChildren()
+			.usingWatcher((CuratorWatcher) (event) -> othersQueued.accept(true))
+			.inBackground((client, event) -> {
+				if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+					othersQueued.accept(event.getChildren()
+						.stream()
+						.anyMatch((child) -> sequenceOf(child).compareTo(sequence) > 0));
+				}
+			})
+			.forPath(this.keyPath);
 	}
 
 	/**

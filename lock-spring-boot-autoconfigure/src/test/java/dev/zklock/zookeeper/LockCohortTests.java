@@ -13,12 +13,18 @@ class LockCohortTests {
 
 	private static final HandOffPolicy POLICY = new HandOffPolicy(true, 64, Duration.ofMinutes(1));
 
+	/**
+	 * ZooKeeper never tells who queues behind the cohort's node: the bounds apply.
+	 */
+	private static final LockCohort.QueueWatch UNANSWERED = (held, othersQueued) -> {
+	};
+
 	private final LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/doc/_c_1-read-0000000000",
 			LockNodeKind.SHARED, 1, 1);
 
 	@Test
 	void readNodeDoubtedBeforeItsLeaderReportsItTakesNoReaders() throws Exception {
-		LockCohort readers = new LockCohort(true, POLICY);
+		LockCohort readers = new LockCohort(true, POLICY, UNANSWERED);
 		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(LockCohort.Turn.LEAD);
 		readers.retire(this.node);
 		readers.led(this.node, 0);
@@ -27,7 +33,7 @@ class LockCohortTests {
 
 	@Test
 	void readNodeNotDoubtedTakesReadersWithTheNextHandOffs() throws Exception {
-		LockCohort readers = new LockCohort(true, POLICY);
+		LockCohort readers = new LockCohort(true, POLICY, UNANSWERED);
 		readers.await(deadlineIn(Duration.ofSeconds(1)));
 		readers.led(this.node, 7);
 		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(new LockCohort.Turn(this.node, 1, 7));
@@ -36,7 +42,7 @@ class LockCohortTests {
 
 	@Test
 	void doubtAboutAnEarlierNodeDoesNotRetireTheNextOne() throws Exception {
-		LockCohort readers = new LockCohort(true, POLICY);
+		LockCohort readers = new LockCohort(true, POLICY, UNANSWERED);
 		readers.await(deadlineIn(Duration.ofSeconds(1)));
 		readers.retire(new LockQueue.QueuedNode("/locks/doc/_c_0-read-0000000009", LockNodeKind.SHARED, 1, 1));
 		readers.led(this.node, 0);

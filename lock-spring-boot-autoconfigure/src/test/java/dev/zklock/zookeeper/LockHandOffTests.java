@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockTimeoutException;
@@ -128,66 +127,6 @@ class LockHandOffTests {
 		registry(HandOffPolicy.defaults(), this.zookeeper.newClient()).acquire("forever", Duration.ofSeconds(10))
 			.release();
 		assertThat(registry.keysInUse()).isZero();
-	}
-
-	@Test
-	void handOffsStopAtTheirCountSoThatOtherProcessesGetTheirTurn() throws Exception {
-		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 3, Duration.ofMinutes(1)));
-		ZooKeeperLockRegistry other = registry(HandOffPolicy.defaults(), this.zookeeper.newClient());
-		List<Long> tokens = new ArrayList<>();
-		AtomicBoolean othersTurnCame = new AtomicBoolean();
-		List<Future<?>> contenders = new ArrayList<>();
-		for (int i = 0; i < 4; i++) {
-			contenders.add(this.threads.submit(() -> {
-				while (!othersTurnCame.get()) {
-					AcquiredLock lock = registry.acquire("hot", LONG_WAIT);
-					synchronized (tokens) {
-						tokens.add(lock.fencingToken());
-					}
-					sleep(Duration.ofMillis(2));
-					lock.release();
-				}
-				return null;
-			}));
-		}
-		await().until(() -> tokens.size() >= 20);
-		AcquiredLock othersTurn = other.acquire("hot", Duration.ofSeconds(10));
-		othersTurnCame.set(true);
-		othersTurn.release();
-		for (Future<?> contender : contenders) {
-			contender.get(10, TimeUnit.SECONDS);
-		}
-		synchronized (tokens) {
-			assertThat(longestRunOfOneNode(tokens)).isBetween(2, 4);
-			assertThat(tokens).isSorted().doesNotHaveDuplicates();
-		}
-	}
-
-	@Test
-	void handOffsStopAtTheirTimeBudget() throws Exception {
-		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 1000, Duration.ofMillis(100)));
-		List<Long> tokens = new ArrayList<>();
-		List<Future<?>> contenders = new ArrayList<>();
-		for (int i = 0; i < 3; i++) {
-			contenders.add(this.threads.submit(() -> {
-				for (int cycle = 0; cycle < 8; cycle++) {
-					AcquiredLock lock = registry.acquire("slow", LONG_WAIT);
-					synchronized (tokens) {
-						tokens.add(lock.fencingToken());
-					}
-					sleep(Duration.ofMillis(40));
-					lock.release();
-				}
-				return null;
-			}));
-		}
-		for (Future<?> contender : contenders) {
-			contender.get(30, TimeUnit.SECONDS);
-		}
-		synchronized (tokens) {
-			assertThat(tokens).hasSize(24).isSorted().doesNotHaveDuplicates();
-			assertThat(longestRunOfOneNode(tokens)).isBetween(2, 3);
-		}
 	}
 
 	@Test
@@ -364,7 +303,9 @@ class LockHandOffTests {
 			assertThat(registry.waitingLocks()).isEmpty();
 		}
 		for (int key = 0; key < counters.length; key++) {
-			assertThat(ContainerNodes.childrenOf(this.client, processes.get(0).pathOf("counter-" + key))).isEmpty();
+			String keyPath = processes.get(0).pathOf("counter-" + key);
+			// the other process's last release may not be applied yet
+			await().untilAsserted(() -> assertThat(ContainerNodes.childrenOf(this.client, keyPath)).isEmpty());
 		}
 	}
 
@@ -374,31 +315,6 @@ class LockHandOffTests {
 
 	private ZooKeeperLockRegistry registry(HandOffPolicy policy, CuratorFramework client) {
 		return new ZooKeeperLockRegistry(client, "/locks", LostLockPolicy.defaults(), policy);
-	}
-
-	/**
-	 * The most holds in a row of one lock node: tokens of one node differ only in their
-	 * hand-off bits.
-	 */
-	private static int longestRunOfOneNode(List<Long> tokens) {
-		int longest = 0;
-		int run = 0;
-		for (int i = 0; i < tokens.size(); i++) {
-			boolean sameNode = i > 0 && (tokens.get(i) >> FencingTokens.HAND_OFF_BITS) == (tokens
-				.get(i - 1) >> FencingTokens.HAND_OFF_BITS);
-			run = sameNode ? run + 1 : 1;
-			longest = Math.max(longest, run);
-		}
-		return longest;
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	/**

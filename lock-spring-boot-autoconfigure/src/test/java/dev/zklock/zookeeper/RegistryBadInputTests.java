@@ -57,7 +57,7 @@ class RegistryBadInputTests {
 	void nothingIsLeftHeld() {
 		assertThat(registry.heldLocks()).isEmpty();
 		assertThat(registry.keysInUse()).isZero();
-		otherProcess.acquire(KEY, Duration.ZERO).release();
+		otherProcess.acquire(KEY, Duration.ofSeconds(10)).release();
 	}
 
 	static Stream<Arguments> registryCalls() {
@@ -142,7 +142,7 @@ class RegistryBadInputTests {
 
 	@Test
 	void releaseAfterWithoutADelayIsRefusedAndTheLockCanStillBeReleased() {
-		AcquiredLock lock = registry.acquire(KEY, Duration.ZERO);
+		AcquiredLock lock = registry.acquire(KEY, Duration.ofSeconds(10));
 		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> lock.releaseAfter(null))
 			.withMessageContaining("'delay'");
 		assertThatExceptionOfType(IllegalArgumentException.class)
@@ -154,9 +154,9 @@ class RegistryBadInputTests {
 
 	@Test
 	void releasingTwiceDoesNothingTheSecondTime() {
-		AcquiredLock lock = registry.acquire(KEY, Duration.ZERO);
+		AcquiredLock lock = registry.acquire(KEY, Duration.ofSeconds(10));
 		lock.release();
-		otherProcess.acquire(KEY, Duration.ZERO).release();
+		otherProcess.acquire(KEY, Duration.ofSeconds(10)).release();
 		lock.release();
 		assertThat(lock.releaseAfter(SECOND).toCompletableFuture()).isDone();
 	}
@@ -174,7 +174,7 @@ class RegistryBadInputTests {
 		ZooKeeperLock lock = registry.obtain(KEY);
 		assertThat(lock.tryLock(time, TimeUnit.DAYS)).isTrue();
 		lock.unlock();
-		AcquiredLock held = otherProcess.acquire(KEY, Duration.ZERO);
+		AcquiredLock held = otherProcess.acquire(KEY, Duration.ofSeconds(10));
 		try {
 			assertThat(lock.tryLock(time, TimeUnit.NANOSECONDS)).isFalse();
 		}
@@ -227,12 +227,12 @@ class RegistryBadInputTests {
 				{ "A", "a" }, { "\u00E9", "e\u0301" }, { "k ", "k" }, { "k\u0000", "k" },
 				{ "x".repeat(200) + "1", "x".repeat(200) + "2" } };
 		for (String[] pair : pairs) {
-			AcquiredLock first = registry.acquire(pair[0], Duration.ZERO);
+			AcquiredLock first = registry.acquire(pair[0], Duration.ofSeconds(10));
 			try {
 				assertThat(registry.pathOf(pair[0])).isNotEqualTo(registry.pathOf(pair[1]))
 					.startsWith("/locks/")
 					.satisfies((path) -> assertThat(path.lastIndexOf('/')).isEqualTo("/locks".length()));
-				otherProcess.acquire(pair[1], Duration.ZERO).release();
+				otherProcess.acquire(pair[1], Duration.ofSeconds(10)).release();
 			}
 			finally {
 				first.release();

@@ -32,8 +32,8 @@ public final class ZooKeeperAutoConfiguration {
 	private static final String PREFIX = "distributed-lock.zookeeper.";
 
 	/**
-	 * The most retries of Curator's {@link BoundedExponentialBackoffRetry}, which quietly uses
-	 * this many instead of more.
+	 * The most retries of Curator's {@link BoundedExponentialBackoffRetry}, which quietly
+	 * uses this many instead of more.
 	 */
 	private static final int MAX_RETRIES = 29;
 
