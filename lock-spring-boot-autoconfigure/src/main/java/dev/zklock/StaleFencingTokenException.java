@@ -1,5 +1,9 @@
 package dev.zklock;
 
+import java.util.OptionalLong;
+
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when storage refuses a write under a distributed lock because a newer holder of
  * the lock, with a greater fencing token, has written before: the caller lost the lock (a
@@ -25,9 +29,10 @@ public class StaleFencingTokenException extends LockException {
 	private final long fencingToken;
 
 	/**
-	 * The greater fencing token the storage had seen for the key.
+	 * The greater fencing token the storage had seen for the key, or {@code null} if it
+	 * did not tell.
 	 */
-	private final long newerFencingToken;
+	private final @Nullable Long newerFencingToken;
 
 	/**
 	 * Creates an exception for a refused write.
@@ -36,10 +41,23 @@ public class StaleFencingTokenException extends LockException {
 	 * @param newerFencingToken the greater fencing token the storage had seen for the key
 	 */
 	public StaleFencingTokenException(String key, long fencingToken, long newerFencingToken) {
-		super("Write under lock '" + AbbreviatedKey.of(key) + "' refused: its fencing token " + fencingToken
-				+ " is older than " + newerFencingToken + ", which a newer holder of the lock has written with, "
-				+ "so this holder lost the lock (or ZooKeeper's data was reset while the storage kept its tokens)",
-				null);
+		this(key, fencingToken, "older than " + newerFencingToken + ", which", newerFencingToken);
+	}
+
+	/**
+	 * Creates an exception for a refused write, when the storage did not tell the greater
+	 * fencing token it had seen.
+	 * @param key the key of the lock
+	 * @param fencingToken the fencing token of the refused write
+	 */
+	public StaleFencingTokenException(String key, long fencingToken) {
+		this(key, fencingToken, "older than the one that", null);
+	}
+
+	private StaleFencingTokenException(String key, long fencingToken, String newer, @Nullable Long newerFencingToken) {
+		super("Write under lock '" + AbbreviatedKey.of(key) + "' refused: its fencing token " + fencingToken + " is "
+				+ newer + " a newer holder of the lock has written with, so this holder lost the lock (or "
+				+ "ZooKeeper's data was reset while the storage kept its tokens)", null);
 		this.key = key;
 		this.fencingToken = fencingToken;
 		this.newerFencingToken = newerFencingToken;
@@ -64,10 +82,10 @@ public class StaleFencingTokenException extends LockException {
 	/**
 	 * The greater fencing token that the storage had seen for the key, from a newer
 	 * holder of the lock.
-	 * @return the newer fencing token
+	 * @return the newer fencing token, or empty if the storage did not tell
 	 */
-	public long getNewerFencingToken() {
-		return this.newerFencingToken;
+	public OptionalLong getNewerFencingToken() {
+		return (this.newerFencingToken != null) ? OptionalLong.of(this.newerFencingToken) : OptionalLong.empty();
 	}
 
 }

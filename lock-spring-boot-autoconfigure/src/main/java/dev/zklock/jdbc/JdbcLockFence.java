@@ -10,7 +10,6 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
@@ -19,6 +18,7 @@ import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockHandle;
 import dev.zklock.MultiKeyLock;
 import dev.zklock.StaleFencingTokenException;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.BadSqlGrammarException;
@@ -52,10 +52,10 @@ import org.springframework.util.Assert;
  * <p>
  * The tokens live in a table of their own, one row per lock key (see
  * {@link #createTableStatement()}): a normal check is one conditional {@code UPDATE}; the
- * first check of a key inserts its row, and the rare refusal reads the newer token for
- * its message. Fence writes made under exclusive or write locks: readers of a read lock
- * and holders of semaphore permits hold at the same time, so their tokens do not order
- * them. A {@link MultiKeyLock} is checked key by key, each with its own token.
+ * first check of a key inserts its row, and the rare refusal also reads the newer token
+ * for its message. Fence writes made under exclusive or write locks: readers of a read
+ * lock and holders of semaphore permits hold at the same time, so their tokens do not
+ * order them. A {@link MultiKeyLock} is checked key by key, each with its own token.
  */
 public class JdbcLockFence {
 
@@ -159,21 +159,17 @@ public class JdbcLockFence {
 
 	private void record(Connection connection, String key, long fencingToken) throws SQLException {
 		String keyHash = keyHash(key);
-		if (raise(connection, keyHash, fencingToken)) {
+		// No row with a token up to this one: insert the key's first row, unless the key
+		// has a row already, with a greater token or inserted by another transaction
+		// since
+		// the first UPDATE (then compare with its token once more)
+		if (raise(connection, keyHash, fencingToken) || insert(connection, keyHash, key, fencingToken)
+				|| raise(connection, keyHash, fencingToken)) {
 			return;
 		}
-		OptionalLong recorded = recorded(connection, keyHash);
-		if (recorded.isEmpty()) {
-			if (insert(connection, keyHash, key, fencingToken)) {
-				return;
-			}
-			// Another transaction inserted the key's row first: compare with its token
-			if (raise(connection, keyHash, fencingToken)) {
-				return;
-			}
-			recorded = recorded(connection, keyHash);
-		}
-		throw new StaleFencingTokenException(key, fencingToken, recorded.orElseThrow());
+		Long newer = recorded(connection, keyHash);
+		throw (newer != null && newer > fencingToken) ? new StaleFencingTokenException(key, fencingToken, newer)
+				: new StaleFencingTokenException(key, fencingToken);
 	}
 
 	private boolean raise(Connection connection, String keyHash, long fencingToken) throws SQLException {
@@ -185,11 +181,16 @@ public class JdbcLockFence {
 		}
 	}
 
-	private OptionalLong recorded(Connection connection, String keyHash) throws SQLException {
+	/**
+	 * The key's recorded token, as the transaction sees it: a transaction that read
+	 * before it checked may see its key's row as it was then (MySQL's {@code REPEATABLE
+	 * READ}), before the newer holder's token.
+	 */
+	private @Nullable Long recorded(Connection connection, String keyHash) throws SQLException {
 		try (PreparedStatement statement = connection.prepareStatement(this.selectStatement)) {
 			statement.setString(1, keyHash);
 			try (ResultSet row = statement.executeQuery()) {
-				return row.next() ? OptionalLong.of(row.getLong(1)) : OptionalLong.empty();
+				return row.next() ? row.getLong(1) : null;
 			}
 		}
 	}
@@ -278,8 +279,8 @@ public class JdbcLockFence {
 	 * @return the {@code CREATE TABLE} statement
 	 */
 	public String createTableStatement() {
-		return "CREATE TABLE " + this.tableName + " (key_hash VARCHAR(64) NOT NULL PRIMARY KEY, "
-				+ "lock_key VARCHAR(400) NOT NULL, fencing_token BIGINT NOT NULL)";
+		return "CREATE TABLE " + this.tableName + " (\n\tkey_hash VARCHAR(64) NOT NULL PRIMARY KEY,\n"
+				+ "\tlock_key VARCHAR(400) NOT NULL,\n\tfencing_token BIGINT NOT NULL\n)";
 	}
 
 }
