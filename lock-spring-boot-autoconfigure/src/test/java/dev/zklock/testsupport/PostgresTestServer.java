@@ -12,8 +12,10 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
@@ -78,9 +80,10 @@ public final class PostgresTestServer implements AfterAllCallback {
 				+ "this machine has no Debian package under /usr/lib/postgresql (apt-get install postgresql)");
 		List<String> runAs = List.of();
 		if (new UnixSystem().getUid() == 0) {
-			Assumptions.assumeTrue(isInstalled("runuser"), "PostgreSQL refuses to run as root, and this machine has "
-					+ "no runuser to run it as '" + UNPRIVILEGED_USER + "'");
-			runAs = List.of("runuser", "-u", UNPRIVILEGED_USER, "--");
+			Path runuser = installed("runuser").orElse(null);
+			Assumptions.assumeTrue(runuser != null, "PostgreSQL refuses to run as root, and this machine has no "
+					+ "runuser to run it as '" + UNPRIVILEGED_USER + "'");
+			runAs = List.of(runuser.toString(), "-u", UNPRIVILEGED_USER, "--");
 		}
 		Path directory = Files.createTempDirectory("zklock-postgres-");
 		try {
@@ -106,16 +109,26 @@ public final class PostgresTestServer implements AfterAllCallback {
 			this.port = port;
 		}
 		catch (Exception ex) {
+			Path log = directory.resolve("postgres.log");
+			if (Files.isReadable(log)) {
+				ex.addSuppressed(new IllegalStateException("PostgreSQL's log:\n" + Files.readString(log)));
+			}
 			FileSystemUtils.deleteRecursively(directory);
 			throw ex;
 		}
 	}
 
-	private static boolean isInstalled(String program) {
-		String path = System.getenv("PATH");
-		return path != null && List.of(path.split(":"))
-			.stream()
-			.anyMatch((directory) -> Files.isExecutable(Path.of(directory, program)));
+	/**
+	 * Finds a program on the {@code PATH}, or in the system directories, which a root
+	 * {@code PATH} has but others may lack.
+	 */
+	private static Optional<Path> installed(String program) {
+		String path = System.getenv().getOrDefault("PATH", "") + ":/usr/sbin:/sbin";
+		return Stream.of(path.split(":"))
+			.filter((directory) -> !directory.isEmpty())
+			.map((directory) -> Path.of(directory, program))
+			.filter(Files::isExecutable)
+			.findFirst();
 	}
 
 	private static List<String> command(List<String> prefix, String... arguments) {
