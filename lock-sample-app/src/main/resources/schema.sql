@@ -1,7 +1,6 @@
 CREATE TABLE IF NOT EXISTS order_sequence (
 	order_day DATE PRIMARY KEY,
-	last_value BIGINT NOT NULL,
-	fencing_token BIGINT NOT NULL
+	last_value BIGINT NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS orders (

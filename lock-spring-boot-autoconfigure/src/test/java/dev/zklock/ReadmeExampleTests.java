@@ -10,11 +10,13 @@ import java.util.concurrent.CompletableFuture;
 
 import com.example.orders.OrderService;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperProperties;
+import dev.zklock.jdbc.JdbcLockFence;
 import dev.zklock.testsupport.LockApplications;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.AcquiredLock;
 import dev.zklock.zookeeper.LockActivity;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,7 +32,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * The complete example of the README's "Use it" section: its class is
  * {@link OrderService} as it stands, compiled with the tests, and it locks as the README
- * says.
+ * says. The table of the JDBC fence that the README shows is the one the fence creates.
  */
 class ReadmeExampleTests {
 
@@ -42,6 +44,12 @@ class ReadmeExampleTests {
 	@Test
 	void readmeShowsTheExampleClassWhole() throws IOException {
 		assertThat(useItSection()).contains("```java\n" + Files.readString(EXAMPLE) + "```\n");
+	}
+
+	@Test
+	void readmeShowsTheFenceTableAsTheFenceCreatesIt() throws IOException {
+		String statement = new JdbcLockFence(new JdbcDataSource()).createTableStatement();
+		assertThat(Files.readString(Path.of("..", "README.md"))).contains("```sql\n" + statement + ";\n```\n");
 	}
 
 	@Test

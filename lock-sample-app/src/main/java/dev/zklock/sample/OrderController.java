@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import java.util.List;
 
 import dev.zklock.LockException;
+import dev.zklock.StaleFencingTokenException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
@@ -76,7 +77,7 @@ public class OrderController {
 	}
 
 	@ExceptionHandler
-	ProblemDetail staleLockHolder(StaleLockHolderException ex) {
+	ProblemDetail staleLockHolder(StaleFencingTokenException ex) {
 		return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, ex.getMessage());
 	}
 

@@ -11,6 +11,7 @@ import dev.zklock.DistributedLock;
 import dev.zklock.LockHandle;
 import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
+import dev.zklock.jdbc.JdbcLockFence;
 
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -20,8 +21,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Places orders with numbers from the day's sequence, under the day's distributed lock
  * ({@code order-sequence:} and the ISO day, such as {@code order-sequence:2026-11-22}).
  * Single orders take the lock with {@link DistributedLock}, batches with
- * {@link LockTemplate}; both hold it around their transaction. Their locks' metrics are
- * named after the methods ({@code OrderNumberService.placeOrder} and
+ * {@link LockTemplate}; both hold it around their transaction, which first checks the
+ * lock's fencing token with the {@link JdbcLockFence}. Their locks' metrics are named
+ * after the methods ({@code OrderNumberService.placeOrder} and
  * {@code OrderNumberService.placeOrders}), never after the day's key.
  */
 @Service
@@ -30,6 +32,8 @@ public class OrderNumberService {
 	private static final DateTimeFormatter DAY_FORMAT = DateTimeFormatter.BASIC_ISO_DATE;
 
 	private static final long MAX_SEQUENCE = 999_999;
+
+	private final JdbcLockFence fence;
 
 	private final DailySequence sequence;
 
@@ -41,8 +45,9 @@ public class OrderNumberService {
 
 	private final Clock clock;
 
-	OrderNumberService(DailySequence sequence, OrderRepository orders, LockTemplate lockTemplate,
+	OrderNumberService(JdbcLockFence fence, DailySequence sequence, OrderRepository orders, LockTemplate lockTemplate,
 			TransactionTemplate transactionTemplate, Clock clock) {
+		this.fence = fence;
 		this.sequence = sequence;
 		this.orders = orders;
 		this.lockTemplate = lockTemplate;
@@ -54,6 +59,8 @@ public class OrderNumberService {
 	 * Places one order with the next number of the day.
 	 * @param day the day the order belongs to
 	 * @return the order
+	 * @throws dev.zklock.StaleFencingTokenException if this instance lost the day's lock
+	 * to a holder that placed orders since
 	 */
 	@DistributedLock(key = "'order-sequence:' + #day")
 	@Transactional
@@ -66,6 +73,8 @@ public class OrderNumberService {
 	 * @param day the day the orders belong to
 	 * @param count how many orders to place
 	 * @return the orders, in the order of their numbers
+	 * @throws dev.zklock.StaleFencingTokenException if this instance lost the day's lock
+	 * to a holder that placed orders since
 	 */
 	public List<Order> placeOrders(LocalDate day, int count) {
 		return this.lockTemplate.execute(
@@ -74,7 +83,8 @@ public class OrderNumberService {
 	}
 
 	private List<Order> place(LocalDate day, int count, LockHandle lock) {
-		long first = this.sequence.reserve(day, count, lock.fencingToken());
+		this.fence.check(lock);
+		long first = this.sequence.reserve(day, count);
 		if (first + count - 1 > MAX_SEQUENCE) {
 			throw new IllegalStateException("The order numbers of " + day + " are used up");
 		}

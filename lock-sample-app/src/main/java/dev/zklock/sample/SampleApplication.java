@@ -18,9 +18,10 @@ import org.springframework.context.annotation.Bean;
  * orders ({@code POST /orders}) and programmatically with {@link dev.zklock.LockTemplate}
  * for batches ({@code POST /orders/batch}). The lock is held around the transaction:
  * acquired before it begins and released after it commits, so the next holder reads the
- * committed value. Every write also carries the lock's fencing token, and the database
- * refuses a write whose token is older than the last one, so an instance that lost its
- * lock without noticing (a long pause, a network partition) cannot corrupt the sequence.
+ * committed value. Every transaction also checks the lock's fencing token first, with
+ * zklock's {@link dev.zklock.jdbc.JdbcLockFence}, which refuses a token older than the
+ * last one and so rolls back the transaction of an instance that lost its lock without
+ * noticing (a long pause, a network partition): it cannot corrupt the sequence.
  * <p>
  * By default the application starts an embedded ZooKeeper server on 127.0.0.1:2181 and
  * keeps its data and an H2 database under {@code ./data}; H2's automatic mixed mode lets

@@ -3,6 +3,7 @@ package dev.zklock.sample;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -17,6 +18,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 
+import dev.zklock.StaleFencingTokenException;
+import dev.zklock.jdbc.JdbcLockFence;
+import dev.zklock.zookeeper.AcquiredLock;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
@@ -36,7 +41,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Two instances of the sample application sharing one ZooKeeper server and one H2
- * database file place orders concurrently: the order numbers stay unique and gap-free.
+ * database file place orders concurrently: the order numbers stay unique and gap-free,
+ * and the lock fence refuses the transaction of a holder older than the last one.
  */
 class TwoInstancesTests {
 
@@ -130,19 +136,29 @@ class TwoInstancesTests {
 	}
 
 	@Test
-	void writeWithAnOlderFencingTokenIsRefused() {
+	void transactionOfAnEarlierHolderIsRefusedOnceALaterHolderHasWritten() {
+		String key = "order-sequence:" + DAY;
+		AcquiredLock earlier = this.first.context()
+			.getBean(ZooKeeperLockRegistry.class)
+			.acquire(key, Duration.ofSeconds(30));
+		earlier.release();
 		this.second.placeOrder();
 		long newestToken = this.first.context()
 			.getBean(JdbcClient.class)
-			.sql("SELECT fencing_token FROM order_sequence WHERE order_day = ?")
-			.param(DAY)
+			.sql("SELECT fencing_token FROM zklock_fence")
 			.query(Long.class)
 			.single();
+		JdbcLockFence fence = this.first.context().getBean(JdbcLockFence.class);
 		DailySequence sequence = this.first.context().getBean(DailySequence.class);
 		TransactionTemplate transaction = this.first.context().getBean(TransactionTemplate.class);
-		assertThatExceptionOfType(StaleLockHolderException.class)
-			.isThrownBy(() -> transaction.execute((status) -> sequence.reserve(DAY, 1, newestToken - 1)))
-			.withMessageContaining("fencing token newer than " + (newestToken - 1));
+		assertThatExceptionOfType(StaleFencingTokenException.class).isThrownBy(() -> transaction.execute((status) -> {
+			fence.check(earlier);
+			return sequence.reserve(DAY, 1);
+		})).satisfies((ex) -> {
+			assertThat(ex.getKey()).isEqualTo(key);
+			assertThat(ex.getFencingToken()).isEqualTo(earlier.fencingToken());
+			assertThat(ex.getNewerFencingToken()).hasValue(newestToken);
+		});
 		assertThat(this.first.placeOrder()).isEqualTo("20261122-000002");
 	}
 
