@@ -28,7 +28,11 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 
 	private static final long START_TIMEOUT_MILLIS = 10_000;
 
-	private static final Map<String, String> REQUIRED_CLASSES = Map.of("com.codahale.metrics.Counter",
+	/**
+	 * The classes that the server needs besides ZooKeeper's own, each with the artifact
+	 * that has it.
+	 */
+	static final Map<String, String> REQUIRED_CLASSES = Map.of("com.codahale.metrics.Counter",
 			"io.dropwizard.metrics:metrics-core", "org.xerial.snappy.SnappyInputStream",
 			"org.xerial.snappy:snappy-java");
 
