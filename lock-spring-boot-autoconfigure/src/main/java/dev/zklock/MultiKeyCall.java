@@ -56,8 +56,20 @@ final class MultiKeyCall<T extends @Nullable Object> {
 			return this.template.execute(request(0), (lock) -> proceed(lock, 1));
 		}
 		catch (LockTimeoutException ex) {
-			throw this.started ? ex : new LockTimeoutException(ex.getKey(), this.waitTime, ex.getHolder());
+			throw this.started ? ex : namingTheWholeWaitTime(ex);
 		}
+	}
+
+	/**
+	 * The timeout of one key, told with the wait time of the whole call, keeping what the
+	 * keys acquired before it added: the loss of one of their locks, say.
+	 */
+	private LockTimeoutException namingTheWholeWaitTime(LockTimeoutException timeout) {
+		LockTimeoutException whole = new LockTimeoutException(timeout.getKey(), this.waitTime, timeout.getHolder());
+		for (Throwable suppressed : timeout.getSuppressed()) {
+			whole.addSuppressed(suppressed);
+		}
+		return whole;
 	}
 
 	private LockRequest request(int index) {

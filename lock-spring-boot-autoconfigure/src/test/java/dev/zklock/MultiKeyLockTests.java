@@ -3,6 +3,7 @@ package dev.zklock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -14,6 +15,7 @@ import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.AcquiredLock;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,6 +25,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Locks of several keys taken together: in one order everywhere, all or none.
@@ -90,6 +94,29 @@ class MultiKeyLockTests {
 		assertThat(held.locks()).hasSize(3);
 		assertThat(held.fencingToken()).isEqualTo(held.locks().get(2).fencingToken());
 		assertThat(held.isValid()).isFalse();
+	}
+
+	@Test
+	void timeoutOfALaterKeyKeepsTheLossOfAnEarlierKeysLock() throws Exception {
+		CuratorFramework client = zookeeper.newClient();
+		ZooKeeperLockRegistry losing = new ZooKeeperLockRegistry(client, "/locks");
+		AcquiredLock heldElsewhere = otherRegistry.acquire("lost:b", Duration.ofSeconds(10));
+		try {
+			CompletableFuture<LockTimeoutException> call = CompletableFuture
+				.supplyAsync(() -> catchThrowableOfType(LockTimeoutException.class,
+						() -> new LockTemplate(losing, Duration.ofSeconds(5)).execute(List.of("lost:a", "lost:b"),
+								LockType.EXCLUSIVE, Duration.ofSeconds(3), (lock) -> "never")));
+			await().until(() -> losing.waitingLocks().stream().anyMatch((lock) -> lock.key().equals("lost:b")));
+			client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+			LockTimeoutException timeout = call.get(20, TimeUnit.SECONDS);
+			assertThat(timeout.getKey()).isEqualTo("lost:b");
+			assertThat(timeout.getSuppressed()).singleElement()
+				.isInstanceOfSatisfying(LockLostException.class,
+						(lost) -> assertThat(lost.getKey()).isEqualTo("lost:a"));
+		}
+		finally {
+			heldElsewhere.release();
+		}
 	}
 
 	@Test
