@@ -22,6 +22,7 @@ import dev.zklock.testsupport.LockApplications;
 import dev.zklock.testsupport.PostgresTestServer;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -58,6 +59,13 @@ class FencedHoldersTests {
 
 	private static final Duration AWAIT = Duration.ofSeconds(30);
 
+	/**
+	 * Threads of their own for the calls that block: on Java 25,
+	 * {@code CompletableFuture}'s default executor is the common pool even with one
+	 * thread, where a blocked call keeps the next from running.
+	 */
+	private final ExecutorService calls = Executors.newCachedThreadPool();
+
 	@RegisterExtension
 	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
@@ -70,6 +78,11 @@ class FencedHoldersTests {
 	private JdbcTemplate jdbc;
 
 	private ApplicationContextRunner applications;
+
+	@AfterEach
+	void stopCalls() {
+		this.calls.shutdownNow();
+	}
 
 	@BeforeEach
 	void createDatabase() throws Exception {
@@ -148,7 +161,7 @@ class FencedHoldersTests {
 			CountDownLatch resume = new CountDownLatch(1);
 			CompletableFuture<Long> late = pauseAndEndSession(paused, Counter::checkThenIncrementAfterAPause, resume);
 			CompletableFuture<Long> nextHolder = CompletableFuture
-				.supplyAsync(() -> counter(next).incrementThroughTheTemplate("next holder"));
+				.supplyAsync(() -> counter(next).incrementThroughTheTemplate("next holder"), this.calls);
 			await().atMost(AWAIT).until(() -> this.database.waitingStatements(this.jdbc) == 1);
 			assertThat(nextHolder).isNotDone();
 			resume.countDown();
@@ -168,11 +181,11 @@ class FencedHoldersTests {
 	 * ends the application's ZooKeeper session, so that the paused call's lock passes on.
 	 * @return the call, which goes on once {@code resume} opens
 	 */
-	private static CompletableFuture<Long> pauseAndEndSession(ApplicationContext application, PausingCall call,
+	private CompletableFuture<Long> pauseAndEndSession(ApplicationContext application, PausingCall call,
 			CountDownLatch resume) throws Exception {
 		CountDownLatch pausing = new CountDownLatch(1);
 		CompletableFuture<Long> result = CompletableFuture
-			.supplyAsync(() -> call.run(counter(application), pausing, resume));
+			.supplyAsync(() -> call.run(counter(application), pausing, resume), this.calls);
 		assertThat(pausing.await(AWAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 		application.getBean(CuratorFramework.class)
 			.getZookeeperClient()

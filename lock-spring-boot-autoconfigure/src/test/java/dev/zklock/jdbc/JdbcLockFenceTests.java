@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
@@ -13,6 +15,7 @@ import dev.zklock.MultiKeyLock;
 import dev.zklock.StaleFencingTokenException;
 import dev.zklock.testsupport.PostgresTestServer;
 import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,6 +42,13 @@ class JdbcLockFenceTests {
 
 	private static final Duration AWAIT = Duration.ofSeconds(15);
 
+	/**
+	 * Threads of their own for the calls that block: on Java 25,
+	 * {@code CompletableFuture}'s default executor is the common pool even with one
+	 * thread, where a blocked call keeps the next from running.
+	 */
+	private final ExecutorService calls = Executors.newCachedThreadPool();
+
 	@RegisterExtension
 	static final PostgresTestServer postgres = new PostgresTestServer();
 
@@ -52,6 +62,11 @@ class JdbcLockFenceTests {
 	private TransactionTemplate transaction;
 
 	private JdbcLockFence fence;
+
+	@AfterEach
+	void stopCalls() {
+		this.calls.shutdownNow();
+	}
 
 	@BeforeEach
 	void createDatabase() throws Exception {
@@ -180,10 +195,10 @@ class JdbcLockFenceTests {
 			this.fence.check(new Hold("order:42", firstToken));
 			inserted.countDown();
 			awaitUninterruptibly(commit);
-		}));
+		}), this.calls);
 		assertThat(inserted.await(AWAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 		CompletableFuture<Void> second = CompletableFuture
-			.runAsync(() -> checkInTransaction(new Hold("order:42", secondToken)));
+			.runAsync(() -> checkInTransaction(new Hold("order:42", secondToken)), this.calls);
 		await().atMost(AWAIT).until(() -> this.database.waitingStatements(this.jdbc) == 1);
 		commit.countDown();
 		assertThat(first).succeedsWithin(AWAIT);
