@@ -23,17 +23,15 @@ final class HeldLocks {
 	 * @param lock the lock
 	 */
 	static void remove(LockHandle lock) {
-		Deque<LockHandle> held = locks.get();
-		held.removeFirstOccurrence(lock);
-		if (held.isEmpty()) {
-			locks.remove();
-		}
+		// the thread keeps its empty stack for its next lock: taking it away and giving
+		// it
+		// back each time cost more than the lock's own bookkeeping
+		locks.get().removeFirstOccurrence(lock);
 	}
 
 	static LockHandle innermost() {
 		LockHandle innermost = locks.get().peek();
 		if (innermost == null) {
-			locks.remove();
 			throw new IllegalStateException("The current thread holds no distributed lock: LockHandle.current() "
 					+ "works inside a @DistributedLock method or a LockTemplate callback");
 		}

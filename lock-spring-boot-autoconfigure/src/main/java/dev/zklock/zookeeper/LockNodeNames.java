@@ -64,8 +64,15 @@ final class LockNodeNames {
 	}
 
 	private static String encode(String key) {
-		StringBuilder name = new StringBuilder(key.length());
-		int i = 0;
+		int literal = 0;
+		while (literal < key.length() && isLiteral(key.charAt(literal))) {
+			literal++;
+		}
+		if (literal == key.length()) {
+			return key;
+		}
+		StringBuilder name = new StringBuilder(key.length() + 8).append(key, 0, literal);
+		int i = literal;
 		while (i < key.length()) {
 			char c = key.charAt(i);
 			if (isLiteral(c)) {

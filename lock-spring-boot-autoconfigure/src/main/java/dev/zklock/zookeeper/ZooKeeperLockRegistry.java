@@ -18,7 +18,6 @@ import dev.zklock.LockType;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.utils.ZKPaths;
 import dev.zklock.zookeeper.LockQueue.QueuedNode;
 import org.jspecify.annotations.Nullable;
 
@@ -188,7 +187,8 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 */
 	public String pathOf(String key) {
 		Assert.hasLength(key, "Lock key must not be empty");
-		return ZKPaths.makePath(this.rootPath, LockNodeNames.nodeName(key));
+		// a node name never holds '/', and the root path is valid and not '/'
+		return this.rootPath + '/' + LockNodeNames.nodeName(key);
 	}
 
 	/**
