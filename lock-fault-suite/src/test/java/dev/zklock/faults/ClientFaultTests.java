@@ -28,7 +28,7 @@ class ClientFaultTests extends FaultRunTests {
 	void lockOfAKilledHolderPassesToTheOthersWhenItsSessionExpires() throws Exception {
 		WorkerProcess victim = this.run.workers().get(0);
 		HistoryEvent stalled = this.run.stallNextHolder(victim, Duration.ofMinutes(1));
-		long killedAt = HistoryEvent.nowMicros();
+		long killedAt = this.run.now();
 		this.run.kill(victim);
 		this.run.faultsCleared();
 		HistoryEvent next = this.run.awaitEvent(this.run.othersThan(victim), (event) -> isLaterHoldOf(event, stalled),
@@ -66,7 +66,7 @@ class ClientFaultTests extends FaultRunTests {
 		WorkerProcess victim = this.run.workers().get(0);
 		HistoryEvent stalled = this.run.stallNextHolder(victim, PAST_SESSION_TIMEOUT);
 		victim.send("expire-session");
-		long expiredAt = HistoryEvent.nowMicros();
+		long expiredAt = this.run.now();
 		HistoryEvent next = this.run.awaitEvent(this.run.othersThan(victim), (event) -> isLaterHoldOf(event, stalled),
 				PAST_SESSION_TIMEOUT.plusSeconds(10));
 		this.run.report("next hold of '%s' %d ms after the holder's session expired", stalled.key(),

@@ -1,6 +1,8 @@
 package dev.zklock.faults;
 
+import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -10,9 +12,9 @@ import org.junit.jupiter.api.TestInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A fault run per test, started before it and closed after it, and the baseline every
- * fault is measured against: without faults, every thread progresses and the checker
- * finds nothing.
+ * A fault run per test, started before it (as its {@link RunOptions} say, if it has any)
+ * and closed after it, and the baseline every fault is measured against: without faults,
+ * every thread progresses and the checker finds nothing.
  */
 abstract class FaultRunTests {
 
@@ -36,7 +38,17 @@ abstract class FaultRunTests {
 
 	@BeforeEach
 	void startRun(TestInfo test) throws Exception {
-		this.run = FaultRun.start(this.runPrefix + test.getTestMethod().orElseThrow().getName(), this.servers);
+		Method method = test.getTestMethod().orElseThrow();
+		FaultRun.Setup setup = FaultRun.Setup.of(this.servers);
+		RunOptions options = method.getAnnotation(RunOptions.class);
+		if (options != null) {
+			setup = new FaultRun.Setup(this.servers,
+					(options.sessionTimeoutMillis() > 0) ? Duration.ofMillis(options.sessionTimeoutMillis())
+							: setup.sessionTimeout(),
+					List.of(options.workerProperties()), List.of(options.victimProperties()),
+					options.storeAcceptsStaleTokens());
+		}
+		this.run = FaultRun.start(this.runPrefix + method.getName(), setup);
 	}
 
 	@AfterEach
