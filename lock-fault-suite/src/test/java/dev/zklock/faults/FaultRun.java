@@ -170,6 +170,15 @@ final class FaultRun implements AutoCloseable {
 	}
 
 	/**
+	 * The server the worker's ZooKeeper client talks to now.
+	 * @param worker the worker
+	 * @return the server at the other end of its link in use
+	 */
+	ZooKeeperServerProcess serverInUse(WorkerProcess worker) {
+		return this.ensemble.servers().get(links(worker).indexOf(linkInUse(worker)));
+	}
+
+	/**
 	 * Cuts a worker off from every ZooKeeper server.
 	 * @param worker the worker
 	 */
