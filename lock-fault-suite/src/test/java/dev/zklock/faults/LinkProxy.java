@@ -34,6 +34,9 @@ final class LinkProxy implements AutoCloseable {
 
 	private static final byte[] END = new byte[0];
 
+	/** How long a connection through the link waits for its target to accept it. */
+	private static final Duration UPSTREAM_RETRIES = Duration.ofSeconds(1);
+
 	private final String name;
 
 	private final ServerSocket listener;
@@ -265,8 +268,7 @@ final class LinkProxy implements AutoCloseable {
 					reset();
 					return;
 				}
-				Socket socket = new Socket();
-				socket.connect(LinkProxy.this.target, 5000);
+				Socket socket = connectUpstream();
 				this.upstream = socket;
 				socket.setTcpNoDelay(true);
 				this.client.setTcpNoDelay(true);
@@ -279,6 +281,32 @@ final class LinkProxy implements AutoCloseable {
 			}
 			catch (IOException | InterruptedException ex) {
 				close();
+			}
+		}
+
+		/**
+		 * Connects to the target, trying again for a while if it refuses: a connection
+		 * through the link is accepted before the target is asked, so a refusal can only
+		 * show as a connection that closes at once, which ZooKeeper takes for a failure
+		 * of the peer rather than of the connection (a follower that dials a new leader
+		 * before it listens would give up following it). Trying again for as long as a
+		 * client would wait for a connection lets the target start listening meanwhile.
+		 */
+		private Socket connectUpstream() throws IOException, InterruptedException {
+			long deadline = System.nanoTime() + UPSTREAM_RETRIES.toNanos();
+			while (true) {
+				Socket socket = new Socket();
+				try {
+					socket.connect(LinkProxy.this.target, 5000);
+					return socket;
+				}
+				catch (IOException ex) {
+					socket.close();
+					if (this.closed || System.nanoTime() - deadline > 0) {
+						throw ex;
+					}
+					Thread.sleep(50);
+				}
 			}
 		}
 
