@@ -47,11 +47,27 @@ final class ZooKeeperEnsemble implements AutoCloseable {
 	 * @param size the number of servers: 1 for a standalone server
 	 */
 	ZooKeeperEnsemble(Path directory, int size) throws IOException {
+		List<ServerSocket> reserved = new ArrayList<>();
+		try {
+			configure(directory, size, reserved);
+		}
+		finally {
+			for (ServerSocket socket : reserved) {
+				socket.close();
+			}
+		}
+	}
+
+	/**
+	 * Configures the servers on ports that stay reserved until they are all chosen and
+	 * the links have their own: no two get the same one.
+	 */
+	private void configure(Path directory, int size, List<ServerSocket> reserved) throws IOException {
 		int[] clientPorts = new int[size];
 		int[][] peerPorts = new int[size][];
 		for (int id = 1; id <= size; id++) {
-			clientPorts[id - 1] = freePort();
-			peerPorts[id - 1] = new int[] { freePort(), freePort() };
+			clientPorts[id - 1] = reservePort(reserved);
+			peerPorts[id - 1] = new int[] { reservePort(reserved), reservePort(reserved) };
 		}
 		for (int id = 1; id <= size; id++) {
 			List<String> serverLines = new ArrayList<>();
@@ -102,10 +118,10 @@ final class ZooKeeperEnsemble implements AutoCloseable {
 		return List.copyOf(this.servers);
 	}
 
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
-		}
+	private static int reservePort(List<ServerSocket> reserved) throws IOException {
+		ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+		reserved.add(socket);
+		return socket.getLocalPort();
 	}
 
 	String connectString() {
