@@ -18,6 +18,15 @@ class EnsembleFaultTests extends FaultRunTests {
 		super("ensemble-", 3);
 	}
 
+	/**
+	 * The baseline of an ensemble: without faults, every thread progresses and the
+	 * checker finds nothing.
+	 */
+	@Test
+	void withoutFaultsEveryThreadProgressesAndNothingIsViolated() throws Exception {
+		assertThat(this.run.quietThenCheck(QUIET_PERIOD)).isEmpty();
+	}
+
 	@Test
 	void lockingContinuesAfterTheLeaderIsKilled() throws Exception {
 		ZooKeeperEnsemble ensemble = this.run.ensemble();

@@ -6,18 +6,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import org.springframework.util.FileSystemUtils;
 
 /**
  * One run of the fault suite: ZooKeeper servers, the fenced store and worker processes,
- * all recording into {@code target/fault-runs/NAME}, and the check of what they recorded.
- * Closing the run kills every process it started, whatever state the test left them in; a
- * shutdown hook does the same if the test JVM ends first.
+ * all logging into {@code target/fault-runs/NAME}, and the check of what they recorded.
+ * Each worker reaches each ZooKeeper server through a {@link LinkProxy link} of its own,
+ * which the test can cut, slow down or break. Closing the run kills every process it
+ * started, whatever state the test left them in, and writes the histories the store
+ * recorded to the directory; a shutdown hook does the same if the test JVM ends first.
  */
 final class FaultRun implements AutoCloseable {
 
@@ -40,7 +46,11 @@ final class FaultRun implements AutoCloseable {
 
 	private final ZooKeeperEnsemble ensemble;
 
+	private final Setup setup;
+
 	private final List<WorkerProcess> workers = new ArrayList<>();
+
+	private final Map<String, List<LinkProxy>> links = new LinkedHashMap<>();
 
 	private final Set<String> survivors = new LinkedHashSet<>();
 
@@ -48,36 +58,49 @@ final class FaultRun implements AutoCloseable {
 
 	private long quietFrom;
 
-	private FaultRun(String name, Path directory, int servers) throws IOException {
+	private FaultRun(String name, Path directory, Setup setup) throws IOException {
 		this.name = name;
 		this.directory = directory;
-		this.store = new FencedStore();
-		this.ensemble = new ZooKeeperEnsemble(directory, servers);
+		this.setup = setup;
+		this.store = new FencedStore(setup.storeAcceptsStaleTokens());
+		this.ensemble = new ZooKeeperEnsemble(directory, setup.servers());
 		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
 	}
 
 	/**
-	 * Starts ZooKeeper and the workers, and waits until every worker thread has written
-	 * to the store under a lock.
+	 * Starts ZooKeeper, the links and the workers, and waits until every worker thread
+	 * has written to the store under a lock.
 	 * @param name the run's name, naming its directory
-	 * @param servers the number of ZooKeeper servers: 1 for a standalone server
+	 * @param setup what to start
 	 * @return the running run
 	 */
-	static FaultRun start(String name, int servers) throws Exception {
+	static FaultRun start(String name, Setup setup) throws Exception {
 		Path directory = Path.of("target", "fault-runs", name).toAbsolutePath();
 		FileSystemUtils.deleteRecursively(directory);
 		Files.createDirectories(directory);
-		FaultRun run = new FaultRun(name, directory, servers);
+		FaultRun run = new FaultRun(name, directory, setup);
 		try {
 			run.ensemble.start();
 			run.ensemble.awaitServing(Duration.ofSeconds(30));
 			for (int i = 1; i <= WORKERS; i++) {
-				WorkerProcess worker = WorkerProcess.start("w" + i, directory, run.ensemble.connectString(),
-						run.store.uri(), THREADS_PER_WORKER, KEYS, WAIT_TIME);
-				run.workers.add(worker);
-				run.survivors.add(worker.name());
+				String worker = "w" + i;
+				List<LinkProxy> links = new ArrayList<>();
+				run.links.put(worker, links);
+				for (ZooKeeperServerProcess server : run.ensemble.servers()) {
+					links.add(LinkProxy.start(worker + "->zk" + server.id(), server.clientPort()));
+				}
+				List<String> properties = new ArrayList<>(setup.workerProperties());
+				properties
+					.add("distributed-lock.zookeeper.session-timeout=" + setup.sessionTimeout().toMillis() + "ms");
+				if (i == 1) {
+					properties.addAll(setup.victimProperties());
+				}
+				run.workers.add(WorkerProcess.start(worker, directory,
+						links.stream().map(LinkProxy::address).collect(Collectors.joining(",")), run.store,
+						THREADS_PER_WORKER, KEYS, WAIT_TIME, properties));
+				run.survivors.add(worker);
 			}
-			run.awaitEveryThreadWrote(HistoryEvent.nowMicros(), Duration.ofSeconds(60));
+			run.awaitEveryThreadWrote(run.now(), Duration.ofSeconds(60));
 			return run;
 		}
 		catch (Exception | Error ex) {
@@ -88,6 +111,87 @@ final class FaultRun implements AutoCloseable {
 
 	ZooKeeperEnsemble ensemble() {
 		return this.ensemble;
+	}
+
+	/**
+	 * The session timeout the workers ask for.
+	 * @return the session timeout
+	 */
+	Duration sessionTimeout() {
+		return this.setup.sessionTimeout();
+	}
+
+	/**
+	 * The wait time of every lock the workers take.
+	 * @return the wait time
+	 */
+	Duration waitTime() {
+		return WAIT_TIME;
+	}
+
+	/**
+	 * The time on the run's one clock, the store's, which stamps every event.
+	 * @return the store's time, in microseconds
+	 */
+	long now() {
+		return this.store.now();
+	}
+
+	/**
+	 * The links of a worker, one to each server, in the order of the servers.
+	 * @param worker the worker
+	 * @return its links
+	 */
+	List<LinkProxy> links(WorkerProcess worker) {
+		return this.links.get(worker.name());
+	}
+
+	/**
+	 * The worker's link to a server.
+	 * @param worker the worker
+	 * @param server the server
+	 * @return the link
+	 */
+	LinkProxy link(WorkerProcess worker, ZooKeeperServerProcess server) {
+		return links(worker).get(this.ensemble.servers().indexOf(server));
+	}
+
+	/**
+	 * The link over which the worker's ZooKeeper client talks now: of those with an open
+	 * connection, the one that last forwarded bytes.
+	 * @param worker the worker
+	 * @return the link in use
+	 */
+	LinkProxy linkInUse(WorkerProcess worker) {
+		return links(worker).stream()
+			.filter(LinkProxy::hasOpenConnection)
+			.max(Comparator.comparingLong(LinkProxy::lastForwardedNanos))
+			.orElseThrow(() -> new IllegalStateException(worker + " has no open connection to ZooKeeper"));
+	}
+
+	/**
+	 * The server the worker's ZooKeeper client talks to now.
+	 * @param worker the worker
+	 * @return the server at the other end of its link in use
+	 */
+	ZooKeeperServerProcess serverInUse(WorkerProcess worker) {
+		return this.ensemble.servers().get(links(worker).indexOf(linkInUse(worker)));
+	}
+
+	/**
+	 * Cuts a worker off from every ZooKeeper server.
+	 * @param worker the worker
+	 */
+	void cutOff(WorkerProcess worker) {
+		links(worker).forEach(LinkProxy::cut);
+	}
+
+	/**
+	 * Heals every link of a worker: cuts, delays and random drops end.
+	 * @param worker the worker
+	 */
+	void heal(WorkerProcess worker) {
+		links(worker).forEach(LinkProxy::heal);
 	}
 
 	List<WorkerProcess> workers() {
@@ -102,11 +206,23 @@ final class FaultRun implements AutoCloseable {
 	 * @return the holder's {@code STALL} event (its key and token)
 	 */
 	HistoryEvent stallNextHolder(WorkerProcess worker, Duration stall) throws InterruptedException {
-		long sentAt = HistoryEvent.nowMicros();
+		long sentAt = now();
 		worker.send("stall " + stall.toMillis());
 		return awaitEvent(List.of(worker),
 				(event) -> event.type() == HistoryEvent.Type.STALL && event.timeMicros() >= sentAt,
 				Duration.ofSeconds(10));
+	}
+
+	/**
+	 * Waits until a worker records an event.
+	 * @param worker the worker to watch
+	 * @param wanted the event to wait for
+	 * @param timeout how long to wait
+	 * @return the first such event
+	 */
+	HistoryEvent awaitEvent(WorkerProcess worker, Predicate<HistoryEvent> wanted, Duration timeout)
+			throws InterruptedException {
+		return awaitEvent(List.of(worker), wanted, timeout);
 	}
 
 	/**
@@ -155,7 +271,7 @@ final class FaultRun implements AutoCloseable {
 	 * progress.
 	 */
 	void faultsCleared() {
-		this.quietFrom = HistoryEvent.nowMicros();
+		this.quietFrom = now();
 	}
 
 	/**
@@ -169,13 +285,14 @@ final class FaultRun implements AutoCloseable {
 			faultsCleared();
 		}
 		Thread.sleep(quietPeriod.toMillis());
-		long endedAt = HistoryEvent.nowMicros();
+		long endedAt = now();
 		for (WorkerProcess worker : this.workers) {
 			if (this.survivors.contains(worker.name()) && !worker.stop(Duration.ofSeconds(15))) {
 				throw new IllegalStateException(worker + " did not stop cleanly: see " + worker.name() + ".log");
 			}
 		}
 		this.store.saveLog(this.directory.resolve("store.log"));
+		this.store.saveHistories(this.directory);
 		RunRecord record = new RunRecord(histories(), this.store.log(), this.store.values(), this.quietFrom, endedAt,
 				Set.copyOf(this.survivors));
 		List<Violation> violations = new HistoryChecker(MAX_SILENCE).check(record);
@@ -185,6 +302,22 @@ final class FaultRun implements AutoCloseable {
 
 	private List<History> histories() {
 		return this.workers.stream().map(WorkerProcess::history).toList();
+	}
+
+	/**
+	 * The number of events of a kind that a worker recorded between two times.
+	 * @param worker the worker
+	 * @param wanted the events to count
+	 * @param from the first time, on the store's clock
+	 * @param to the last time
+	 * @return the number of such events
+	 */
+	long count(WorkerProcess worker, Predicate<HistoryEvent> wanted, long from, long to) {
+		return worker.history()
+			.events()
+			.stream()
+			.filter((event) -> event.timeMicros() >= from && event.timeMicros() <= to && wanted.test(event))
+			.count();
 	}
 
 	private void awaitEveryThreadWrote(long since, Duration timeout) throws InterruptedException {
@@ -229,7 +362,8 @@ final class FaultRun implements AutoCloseable {
 	}
 
 	/**
-	 * Kills every worker and ZooKeeper server still running and stops the store.
+	 * Kills every worker and ZooKeeper server still running, writes the histories the
+	 * store recorded, and stops the links and the store.
 	 */
 	@Override
 	public void close() {
@@ -242,6 +376,8 @@ final class FaultRun implements AutoCloseable {
 			}
 		}
 		this.ensemble.close();
+		this.links.values().forEach((links) -> links.forEach(LinkProxy::close));
+		this.store.saveHistories(this.directory);
 		this.store.close();
 		try {
 			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
@@ -249,6 +385,31 @@ final class FaultRun implements AutoCloseable {
 		catch (IllegalStateException ex) {
 			// The JVM is shutting down: this is the hook running
 		}
+	}
+
+	/**
+	 * What a run starts.
+	 *
+	 * @param servers the number of ZooKeeper servers: 1 for a standalone server
+	 * @param sessionTimeout the session timeout of the workers
+	 * @param workerProperties properties of every worker's application, as
+	 * {@code name=value}
+	 * @param victimProperties properties of the first worker's application only
+	 * @param storeAcceptsStaleTokens whether the fenced store is broken and accepts every
+	 * write
+	 */
+	record Setup(int servers, Duration sessionTimeout, List<String> workerProperties, List<String> victimProperties,
+			boolean storeAcceptsStaleTokens) {
+
+		/**
+		 * A run of correct workers and store, with the default session timeout.
+		 * @param servers the number of ZooKeeper servers
+		 * @return the setup
+		 */
+		static Setup of(int servers) {
+			return new Setup(servers, FaultWorker.SESSION_TIMEOUT, List.of(), List.of(), false);
+		}
+
 	}
 
 }

@@ -23,18 +23,33 @@ import com.sun.net.httpserver.HttpServer;
 /**
  * Storage shared by every worker process, which refuses writes carrying a fencing token
  * lower than the highest it has seen for the key: an HTTP server on 127.0.0.1 in the test
- * JVM keeping one counter per key.
+ * JVM keeping one counter per key. It is also the one clock of the run: it records every
+ * worker's history.
  * <p>
  * {@code GET /read?key=K} answers the key's value (0 when never written);
  * {@code POST /write?key=K&token=T&value=V} answers {@code ACCEPTED} or {@code REJECTED}.
  * The store logs every write it decides, in the order it decides them: the authoritative
  * record for the checker.
+ * <p>
+ * {@code GET /now} answers the store's time; {@code POST /record?worker=W&thread=T&...}
+ * records a worker's event, stamped with the store's time as it receives it, and answers
+ * the stamp. That time is {@link System#nanoTime()} of the test JVM in microseconds,
+ * strictly increasing from one stamp to the next: no process's wall clock orders the run,
+ * so a step of the system clock can neither hide nor invent an overlap. An event happened
+ * before its stamp; a sample ({@link HistoryEvent#observedAfter()}) also after the time
+ * the store answered just before it was taken.
  */
 final class FencedStore implements AutoCloseable {
 
+	static {
+		// The JDK's server writes an answer's headers and body apart: without this, the
+		// body waits for the worker's delayed acknowledgement of the headers, 40 ms
+		System.setProperty("sun.net.httpserver.nodelay", "true");
+	}
+
 	private final HttpServer server;
 
-	private final ExecutorService executor = Executors.newFixedThreadPool(4);
+	private final ExecutorService executor = Executors.newFixedThreadPool(8);
 
 	private final Map<String, Long> highestTokens = new HashMap<>();
 
@@ -42,7 +57,28 @@ final class FencedStore implements AutoCloseable {
 
 	private final List<StoreWrite> log = new ArrayList<>();
 
+	private final Map<String, List<HistoryEvent>> histories = new LinkedHashMap<>();
+
+	private final long origin = System.nanoTime();
+
+	private final boolean acceptsStaleTokens;
+
+	private long lastStamp;
+
+	/**
+	 * Starts a store that refuses stale tokens.
+	 */
 	FencedStore() throws IOException {
+		this(false);
+	}
+
+	/**
+	 * Starts a store.
+	 * @param acceptsStaleTokens whether the store is broken: it accepts every write, and
+	 * logs it accepted, whatever its token (to plant a violation the checker must find)
+	 */
+	FencedStore(boolean acceptsStaleTokens) throws IOException {
+		this.acceptsStaleTokens = acceptsStaleTokens;
 		this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
 		this.server.createContext("/read",
 				(exchange) -> answer(exchange, Long.toString(read(parameter(exchange, "key")))));
@@ -50,6 +86,13 @@ final class FencedStore implements AutoCloseable {
 				(exchange) -> answer(exchange,
 						write(parameter(exchange, "key"), Long.parseLong(parameter(exchange, "token")),
 								Long.parseLong(parameter(exchange, "value"))) ? "ACCEPTED" : "REJECTED"));
+		this.server.createContext("/now", (exchange) -> answer(exchange, Long.toString(now())));
+		this.server.createContext("/record",
+				(exchange) -> answer(exchange, Long.toString(record(parameter(exchange, "worker"),
+						new HistoryEvent(0, parameter(exchange, "thread"),
+								HistoryEvent.Type.valueOf(parameter(exchange, "type")), parameter(exchange, "key"),
+								Long.parseLong(parameter(exchange, "token")), parameter(exchange, "detail"),
+								Long.parseLong(parameter(exchange, "observedAfter")))))));
 		this.server.setExecutor(this.executor);
 		this.server.start();
 	}
@@ -63,13 +106,45 @@ final class FencedStore implements AutoCloseable {
 	}
 
 	synchronized boolean write(String key, long token, long value) {
-		boolean accepted = token >= this.highestTokens.getOrDefault(key, Long.MIN_VALUE);
+		long highest = this.highestTokens.getOrDefault(key, Long.MIN_VALUE);
+		boolean accepted = token >= highest || this.acceptsStaleTokens;
 		if (accepted) {
-			this.highestTokens.put(key, token);
+			this.highestTokens.put(key, Math.max(token, highest));
 			this.values.put(key, value);
 		}
-		this.log.add(new StoreWrite(HistoryEvent.nowMicros(), key, token, value, accepted));
+		this.log.add(new StoreWrite(now(), key, token, value, accepted));
 		return accepted;
+	}
+
+	/**
+	 * The store's time: the run's one clock.
+	 * @return microseconds since the store started, strictly greater than every time
+	 * answered before
+	 */
+	synchronized long now() {
+		this.lastStamp = Math.max(this.lastStamp + 1, (System.nanoTime() - this.origin) / 1_000);
+		return this.lastStamp;
+	}
+
+	/**
+	 * Records an event of a worker, stamped now.
+	 * @param worker the worker's name
+	 * @param event the event, whose time is ignored
+	 * @return the stamp
+	 */
+	synchronized long record(String worker, HistoryEvent event) {
+		long stamp = now();
+		this.histories.computeIfAbsent(worker, (name) -> new ArrayList<>()).add(event.at(stamp));
+		return stamp;
+	}
+
+	/**
+	 * What a worker recorded so far.
+	 * @param worker the worker's name
+	 * @return its history, in the store's order
+	 */
+	synchronized History history(String worker) {
+		return new History(worker, List.copyOf(this.histories.getOrDefault(worker, List.of())));
 	}
 
 	/**
@@ -99,6 +174,28 @@ final class FencedStore implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/**
+	 * Writes every worker's history to {@code NAME.history} in a directory, one event a
+	 * line, for reading after a failed run.
+	 * @param directory the directory
+	 */
+	void saveHistories(Path directory) {
+		Map<String, List<HistoryEvent>> histories;
+		synchronized (this) {
+			histories = new LinkedHashMap<>(this.histories);
+			histories.replaceAll((worker, events) -> List.copyOf(events));
+		}
+		histories.forEach((worker, events) -> {
+			try {
+				Files.write(directory.resolve(worker + ".history"), events.stream().map(HistoryEvent::format).toList(),
+						StandardCharsets.UTF_8);
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		});
 	}
 
 	private static String parameter(HttpExchange exchange, String name) {

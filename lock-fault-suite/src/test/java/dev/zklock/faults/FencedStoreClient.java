@@ -46,6 +46,28 @@ final class FencedStoreClient {
 		return answer.equals("ACCEPTED");
 	}
 
+	/**
+	 * Asks the store for its time.
+	 * @return the store's time, in microseconds
+	 */
+	long now() {
+		return Long.parseLong(send(HttpRequest.newBuilder(uri("/now")).GET()));
+	}
+
+	/**
+	 * Has the store record an event of this worker.
+	 * @param worker the worker's name
+	 * @param event the event, whose time is ignored
+	 * @return the store's stamp of the event
+	 */
+	long record(String worker, HistoryEvent event) {
+		return Long.parseLong(send(HttpRequest
+			.newBuilder(uri("/record?worker=" + encode(worker) + "&thread=" + encode(event.thread()) + "&type="
+					+ event.type() + "&key=" + encode(event.key()) + "&token=" + event.token() + "&observedAfter="
+					+ event.observedAfter() + "&detail=" + encode(event.detail())))
+			.POST(HttpRequest.BodyPublishers.noBody())));
+	}
+
 	private URI uri(String pathAndQuery) {
 		return this.store.resolve(pathAndQuery);
 	}

@@ -1,10 +1,5 @@
 package dev.zklock.faults;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -13,43 +8,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the threads of one worker process recorded, in the order they recorded it.
+ * What the threads of one worker process recorded, in the order the store stamped it.
  *
  * @param worker the worker's name
  * @param events the recorded events
  */
 record History(String worker, List<HistoryEvent> events) {
-
-	/**
-	 * Reads a worker's history file. A last line cut short (the worker was killed while
-	 * writing it) is left out.
-	 * @param worker the worker's name
-	 * @param file the history file
-	 * @return the history, empty when the file does not exist yet
-	 */
-	static History read(String worker, Path file) {
-		List<HistoryEvent> events = new ArrayList<>();
-		if (Files.exists(file)) {
-			try {
-				for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-					parseComplete(line, events);
-				}
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
-		}
-		return new History(worker, List.copyOf(events));
-	}
-
-	private static void parseComplete(String line, List<HistoryEvent> events) {
-		try {
-			events.add(HistoryEvent.parse(line));
-		}
-		catch (IllegalArgumentException ex) {
-			// A line cut short by a kill -9: nothing after it was written
-		}
-	}
 
 	/**
 	 * The lock threads of the worker: those that recorded their start.

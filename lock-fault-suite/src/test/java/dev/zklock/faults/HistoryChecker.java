@@ -14,8 +14,8 @@ import java.util.TreeSet;
  * Checks a fault run against the promises of the starter and of fencing:
  * <ol>
  * <li>no two holds of a key by different threads both claim validity at the same time (a
- * hold claims validity from its acquisition to its last {@code isValid() == true}
- * observation, if its last observation was {@code true});
+ * hold claims validity from its acquisition to its last {@code isValid() == true} sample;
+ * see {@link Hold});
  * <li>the store accepted no write whose token was lower than the highest it had seen for
  * the key, and rejected only such writes;
  * <li>no accepted update was lost: each key's final value is the number of increments the
@@ -23,6 +23,8 @@ import java.util.TreeSet;
  * <li>every thread of every surviving worker made a hold with an accepted write once the
  * faults cleared, and was still recording shortly before the run ended.
  * </ol>
+ * Every time compared is the {@link FencedStore}'s: the stamps it put on the events as it
+ * received them, and its times just before validity samples. No worker's clock is read.
  */
 final class HistoryChecker {
 
@@ -57,7 +59,7 @@ final class HistoryChecker {
 			Map<Hold, List<Hold>> overlapping = new LinkedHashMap<>();
 			List<Hold> active = new ArrayList<>();
 			for (Hold claim : claims) {
-				active.removeIf((earlier) -> earlier.claimedUntil() < claim.acquiredAt());
+				active.removeIf((earlier) -> earlier.claimedUntil() <= claim.acquiredAt());
 				for (Hold earlier : active) {
 					if (!earlier.thread().equals(claim.thread()) && earlier.overlapsClaimOf(claim)) {
 						overlapping.computeIfAbsent(earlier, (hold) -> new ArrayList<>()).add(claim);
@@ -127,8 +129,12 @@ final class HistoryChecker {
 					violations.add(new Violation(Violation.Rule.PROGRESS, thread
 							+ " made no hold with an accepted write after the faults cleared at " + run.quietFrom()));
 				}
-				List<HistoryEvent> events = history.eventsOf(thread);
-				long last = events.get(events.size() - 1).timeMicros();
+				long last = history.eventsOf(thread)
+					.stream()
+					.mapToLong(HistoryEvent::timeMicros)
+					.filter((time) -> time <= run.endedAt())
+					.max()
+					.orElse(0);
 				if (last < silentBefore) {
 					violations.add(new Violation(Violation.Rule.PROGRESS, thread + " was stuck: its last event at "
 							+ last + " is more than " + this.maxSilence + " before the end at " + run.endedAt()));

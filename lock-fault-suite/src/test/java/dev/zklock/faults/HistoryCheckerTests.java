@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The checker on synthetic histories: it passes a correct run and catches each kind of
- * violation. Times are in microseconds from an arbitrary origin.
+ * violation. Times are the store's, in microseconds from an arbitrary origin.
  */
 class HistoryCheckerTests {
 
@@ -56,6 +56,30 @@ class HistoryCheckerTests {
 		History w2 = history("w2", started("w2-t0"), hold("w2-t0", "k", 11, RECENT + 110, 1, true, true));
 		assertThat(check(List.of(w1, w2), List.of(accepted(11, 1), rejected(10, 1), accepted(12, 2)), Map.of("k", 2L)))
 			.isEmpty();
+	}
+
+	@Test
+	void holdThatSawItsLockValidBeforeItsWriteAndLostAfterItStillClaimedIt() {
+		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 10, RECENT + 100, 1, true, true, false));
+		History w2 = history("w2", started("w2-t0"), hold("w2-t0", "k", 11, RECENT + 110, 2, true, true, true));
+		assertThat(rules(check(List.of(w1, w2), List.of(accepted(10, 1), accepted(11, 2)), Map.of("k", 2L))))
+			.containsExactly(Violation.Rule.MUTUAL_EXCLUSION);
+	}
+
+	@Test
+	void claimEndsWhenTheStoreAnsweredBeforeTheSampleNotWhenTheSampleArrived() {
+		long at = RECENT + 100;
+		History w1 = history("w1", started("w1-t0"), event(at, "w1-t0", HistoryEvent.Type.ACQUIRED, "k", 10, ""),
+				event(at + 10, "w1-t0", HistoryEvent.Type.WRITE, "k", 10, "1 ACCEPTED"),
+				sample(at + 40, "w1-t0", "k", 10, true, at + 20),
+				event(at + 50, "w1-t0", HistoryEvent.Type.RELEASED, "k", 10, ""));
+		// Acquired after the store answered w1's last sample, stamped before the sample:
+		// the two may not have overlapped at all
+		History w2 = history("w2", started("w2-t0"), hold("w2-t0", "k", 11, at + 30, 2, true, true));
+		assertThat(check(List.of(w1, w2), List.of(accepted(10, 1), accepted(11, 2)), Map.of("k", 2L))).isEmpty();
+		History w2Sooner = history("w2", started("w2-t0"), hold("w2-t0", "k", 11, at + 19, 2, true, true));
+		assertThat(rules(check(List.of(w1, w2Sooner), List.of(accepted(10, 1), accepted(11, 2)), Map.of("k", 2L))))
+			.containsExactly(Violation.Rule.MUTUAL_EXCLUSION);
 	}
 
 	@Test
@@ -114,6 +138,15 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void eventsAfterTheEndOfTheRunDoNotHideAStuckThread() {
+		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 10, QUIET_FROM + 100, 1, true, true),
+				event(QUIET_FROM + 200, "w1-t0", HistoryEvent.Type.STALL, "k", 10, "60000"),
+				event(END + 1_000, "w1-t0", HistoryEvent.Type.WRITE, "k", 10, "2 ACCEPTED"));
+		assertThat(rules(check(List.of(w1), List.of(accepted(10, 1), accepted(10, 2)), Map.of("k", 2L))))
+			.containsExactly(Violation.Rule.PROGRESS);
+	}
+
+	@Test
 	void holdsAreReadBackFromTheirHistoryLines() {
 		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 10, RECENT + 100, 1, true, true));
 		List<HistoryEvent> reparsed = w1.events().stream().map(HistoryEvent::format).map(HistoryEvent::parse).toList();
@@ -121,7 +154,7 @@ class HistoryCheckerTests {
 		assertThat(w1.holds()).singleElement().satisfies((hold) -> {
 			assertThat(hold.claimsValidity()).isTrue();
 			assertThat(hold.wroteAccepted()).isTrue();
-			assertThat(hold.claimedUntil()).isEqualTo(RECENT + 100 + 30);
+			assertThat(hold.claimedUntil()).isEqualTo(RECENT + 100 + 35);
 		});
 	}
 
@@ -151,23 +184,36 @@ class HistoryCheckerTests {
 		return event(0, thread, HistoryEvent.Type.STARTED, "-", 0, "");
 	}
 
-	/**
-	 * A hold lasting 40 µs: acquired, read, written 20 µs later, checked for validity 30
-	 * µs after the acquisition, released.
-	 */
 	private static List<HistoryEvent> hold(String thread, String key, long token, long acquiredAt, long value,
 			boolean accepted, boolean valid) {
+		return hold(thread, key, token, acquiredAt, value, accepted, valid, valid);
+	}
+
+	/**
+	 * A hold lasting 50 µs: acquired, read, sampled (the store answering 15 µs after the
+	 * acquisition, the sample stamped at 20), written at 30, sampled again (35, 40),
+	 * released.
+	 */
+	private static List<HistoryEvent> hold(String thread, String key, long token, long acquiredAt, long value,
+			boolean accepted, boolean validBefore, boolean validAfter) {
 		return List.of(event(acquiredAt, thread, HistoryEvent.Type.ACQUIRED, key, token, ""),
 				event(acquiredAt + 10, thread, HistoryEvent.Type.READ, key, token, Long.toString(value - 1)),
-				event(acquiredAt + 20, thread, HistoryEvent.Type.WRITE, key, token,
+				sample(acquiredAt + 20, thread, key, token, validBefore, acquiredAt + 15),
+				event(acquiredAt + 30, thread, HistoryEvent.Type.WRITE, key, token,
 						value + (accepted ? " ACCEPTED" : " REJECTED")),
-				event(acquiredAt + 30, thread, HistoryEvent.Type.VALID, key, token, Boolean.toString(valid)),
-				event(acquiredAt + 40, thread, HistoryEvent.Type.RELEASED, key, token, ""));
+				sample(acquiredAt + 40, thread, key, token, validAfter, acquiredAt + 35),
+				event(acquiredAt + 50, thread, HistoryEvent.Type.RELEASED, key, token, ""));
+	}
+
+	private static HistoryEvent sample(long time, String thread, String key, long token, boolean valid,
+			long observedAfter) {
+		return new HistoryEvent(time, thread, HistoryEvent.Type.VALID, key, token, Boolean.toString(valid),
+				observedAfter);
 	}
 
 	private static HistoryEvent event(long time, String thread, HistoryEvent.Type type, String key, long token,
 			String detail) {
-		return new HistoryEvent(time, thread, type, key, token, detail);
+		return new HistoryEvent(time, thread, type, key, token, detail, 0);
 	}
 
 	private static StoreWrite accepted(long token, long value) {

@@ -1,39 +1,50 @@
 package dev.zklock.faults;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
 
 /**
- * Appends a worker's events to its history file, one flushed line each, so that a kill
- * loses at most the line being written. Each event is timed when it is recorded.
+ * Records a worker's events in the {@link FencedStore}, which stamps each with its own
+ * clock as it receives it: every process's events are ordered by one clock, none of them
+ * by a worker's. A thread records an event once it happened and goes on once the store
+ * has stamped it, so each thread's events are stamped in the order they happened.
  */
-final class HistoryRecorder implements AutoCloseable {
+final class HistoryRecorder {
 
-	private final PrintWriter writer;
+	private final String worker;
 
-	HistoryRecorder(Path file) {
-		try {
-			this.writer = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8));
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+	private final FencedStoreClient store;
+
+	HistoryRecorder(String worker, FencedStoreClient store) {
+		this.worker = worker;
+		this.store = store;
 	}
 
-	synchronized void record(HistoryEvent.Type type, String key, long token, String detail) {
-		HistoryEvent event = new HistoryEvent(HistoryEvent.nowMicros(), Thread.currentThread().getName(), type, key,
-				token, detail);
-		this.writer.println(event.format());
-		this.writer.flush();
+	/**
+	 * Records an event of the current thread.
+	 * @param type what happened
+	 * @param key the lock key, or {@code -}
+	 * @param token the fencing token, or {@code 0}
+	 * @param detail what the event carries
+	 */
+	void record(HistoryEvent.Type type, String key, long token, String detail) {
+		this.store.record(this.worker,
+				new HistoryEvent(0, Thread.currentThread().getName(), type, key, token, detail, 0));
 	}
 
-	@Override
-	public synchronized void close() {
-		this.writer.close();
+	/**
+	 * Takes a validity sample of a hold and records it with the store's time just before
+	 * the sample: the sample happened between that time and the record's stamp.
+	 * @param key the lock key
+	 * @param token the hold's fencing token
+	 * @param isValid asks whether the lock is held
+	 * @return the sample
+	 */
+	boolean sample(String key, long token, BooleanSupplier isValid) {
+		long before = this.store.now();
+		boolean valid = isValid.getAsBoolean();
+		this.store.record(this.worker, new HistoryEvent(0, Thread.currentThread().getName(), HistoryEvent.Type.VALID,
+				key, token, Boolean.toString(valid), before));
+		return valid;
 	}
 
 }

@@ -5,32 +5,44 @@ import java.util.Optional;
 
 /**
  * One hold of a lock as a worker thread recorded it: from its {@code ACQUIRED} event to
- * the events of its critical section (read, stall, write, validity checks).
+ * the events of its critical section (read, stall, validity samples before and after the
+ * write, write).
+ * <p>
+ * Every {@code true} sample claims that the lock was held from the acquisition up to the
+ * sample. The hold's claim is the union of those: from the acquisition to its last
+ * {@code true} sample, whatever later samples saw. On the store's clock the hold claims
+ * less than that, and never more: from the stamp of {@code ACQUIRED} (the acquisition
+ * happened before) to the {@link HistoryEvent#observedAfter() time before} that sample
+ * (which was taken after).
  *
  * @param thread the holding thread
  * @param key the lock key
  * @param token the fencing token of the hold
- * @param acquiredAt when the holder recorded the acquisition, in epoch microseconds
+ * @param acquiredAt the store's stamp of the acquisition, in microseconds
  * @param events the events of the critical section, in order
  */
 record Hold(String thread, String key, long token, long acquiredAt, List<HistoryEvent> events) {
 
 	/**
-	 * Whether the holder's last {@code isValid()} observation was {@code true}: only then
-	 * does the hold claim that it held the lock.
+	 * Whether a sample of the holder saw the lock valid: then the hold claims that it
+	 * held the lock, also if a later sample saw it lost.
 	 * @return whether the hold claims validity
 	 */
 	boolean claimsValidity() {
-		return lastOf(HistoryEvent.Type.VALID).map((event) -> event.detail().equals("true")).orElse(false);
+		return this.events.stream().anyMatch(HistoryEvent::isValidSample);
 	}
 
 	/**
-	 * The end of the interval over which the hold claims validity: its last
-	 * {@code isValid() == true} observation.
-	 * @return the time of the last valid observation, in epoch microseconds
+	 * The end of the interval over which the hold surely claims validity: the store's
+	 * time before its last {@code isValid() == true} sample was taken.
+	 * @return the store's time, in microseconds
 	 */
 	long claimedUntil() {
-		return lastOf(HistoryEvent.Type.VALID).orElseThrow().timeMicros();
+		return this.events.stream()
+			.filter(HistoryEvent::isValidSample)
+			.mapToLong(HistoryEvent::observedAfter)
+			.max()
+			.orElseThrow(() -> new IllegalStateException("No valid sample in " + this));
 	}
 
 	/**
@@ -52,8 +64,15 @@ record Hold(String thread, String key, long token, long acquiredAt, List<History
 		return Optional.ofNullable(last);
 	}
 
+	/**
+	 * Whether the claims of both holds surely cover a common instant: each began before
+	 * the other ended. Both claims lie inside what the holders really claimed, so an
+	 * overlap found here is real.
+	 * @param other another hold claiming validity
+	 * @return whether the claims overlap
+	 */
 	boolean overlapsClaimOf(Hold other) {
-		return this.acquiredAt <= other.claimedUntil() && other.acquiredAt <= claimedUntil();
+		return this.acquiredAt < other.claimedUntil() && other.acquiredAt < claimedUntil();
 	}
 
 	@Override

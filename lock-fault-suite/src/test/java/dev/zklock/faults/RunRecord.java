@@ -10,10 +10,10 @@ import java.util.Set;
  * @param histories the history of every worker, dead or alive
  * @param storeLog the fenced store's log of the writes it decided, in order
  * @param finalValues the store's value of every key at the end
- * @param quietFrom when the faults had cleared, in epoch microseconds: from then on every
- * surviving thread must make progress
- * @param endedAt when the run ended (before the workers were told to stop), in epoch
- * microseconds
+ * @param quietFrom when the faults had cleared, on the store's clock, in microseconds:
+ * from then on every surviving thread must make progress
+ * @param endedAt when the run ended (before the workers were told to stop), on the
+ * store's clock
  * @param survivors the names of the workers that must make progress (every worker that
  * was not killed)
  */

@@ -3,7 +3,7 @@ package dev.zklock.faults;
 /**
  * One write the fenced store received, as the store logged it.
  *
- * @param timeMicros when the store decided, in epoch microseconds
+ * @param timeMicros when the store decided, on the store's clock, in microseconds
  * @param key the key written
  * @param token the fencing token the writer carried
  * @param value the value the writer asked to store

@@ -4,31 +4,31 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.io.OutputStreamWriter;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link FaultWorker} in its own JVM, seen from the test: commands go to its standard
- * input, its output goes to {@code NAME.log} and its history to {@code NAME.history} in
- * the run's directory. It can be killed, paused and resumed like any process.
+ * input, its output goes to {@code NAME.log} in the run's directory, and its history to
+ * the {@link FencedStore}. It can be killed, paused and resumed like any process.
  */
 final class WorkerProcess implements AutoCloseable {
 
 	private final String name;
 
-	private final Path historyFile;
+	private final FencedStore store;
 
 	private final Process process;
 
 	private final Writer commands;
 
-	private WorkerProcess(String name, Path historyFile, Process process) {
+	private WorkerProcess(String name, FencedStore store, Process process) {
 		this.name = name;
-		this.historyFile = historyFile;
+		this.store = store;
 		this.process = process;
 		this.commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
 	}
@@ -38,24 +38,26 @@ final class WorkerProcess implements AutoCloseable {
 	 * @param name the worker's name, without dashes
 	 * @param directory the run's directory
 	 * @param connectString the ZooKeeper connect string
-	 * @param store the fenced store's address
+	 * @param store the fenced store, which also records the worker's history
 	 * @param threads the number of locking threads
 	 * @param keys the keys the threads lock, picked at random
 	 * @param waitTime the wait time of each lock
+	 * @param properties properties of the worker's application, as {@code name=value},
+	 * replacing its defaults
 	 * @return the started worker
 	 */
-	static WorkerProcess start(String name, Path directory, String connectString, URI store, int threads,
-			List<String> keys, Duration waitTime) {
-		Path historyFile = directory.resolve(name + ".history");
-		List<String> command = List.of(JavaCommand.java(), "-cp", JavaCommand.classpath(), "-Xmx256m",
+	static WorkerProcess start(String name, Path directory, String connectString, FencedStore store, int threads,
+			List<String> keys, Duration waitTime, List<String> properties) {
+		List<String> command = new ArrayList<>(List.of(JavaCommand.java(), "-cp", JavaCommand.classpath(), "-Xmx256m",
 				"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", FaultWorker.class.getName(), name,
-				connectString, store.toString(), historyFile.toString(), Integer.toString(threads),
-				String.join(",", keys), Long.toString(waitTime.toMillis()));
+				connectString, store.uri().toString(), Integer.toString(threads), String.join(",", keys),
+				Long.toString(waitTime.toMillis())));
+		properties.forEach((property) -> command.add("--" + property));
 		try {
 			Process process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(directory.resolve(name + ".log").toFile())
 				.start();
-			return new WorkerProcess(name, historyFile, process);
+			return new WorkerProcess(name, store, process);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -66,8 +68,12 @@ final class WorkerProcess implements AutoCloseable {
 		return this.name;
 	}
 
+	/**
+	 * What the worker recorded so far.
+	 * @return its history
+	 */
 	History history() {
-		return History.read(this.name, this.historyFile);
+		return this.store.history(this.name);
 	}
 
 	/**

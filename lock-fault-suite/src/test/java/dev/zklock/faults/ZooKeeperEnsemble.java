@@ -8,13 +8,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * ZooKeeper servers on 127.0.0.1, each in its own JVM: one standalone server, or an
  * ensemble of several that elect a leader. Every server keeps its data directory and
  * ports for the life of the ensemble, so that servers can be killed and started again.
+ * <p>
+ * The servers of an ensemble reach each other through {@link LinkProxy links}: one per
+ * ordered pair of servers and port, each server's {@code zoo.cfg} naming its own ports
+ * and, for every other server, the links that lead there. A server is partitioned from
+ * the others by cutting its links. ZooKeeper keeps one election connection per pair of
+ * servers, made by the server of the greater id; when the smaller one dials first, the
+ * greater one dials back to the election address that the smaller one announces, its own
+ * port, bypassing the links. So election messages may still pass a partition, but they
+ * cannot end it: a server that lost its leader must connect to the leader's quorum port
+ * to follow it, and followers to a new leader's, always through the links.
  * <p>
  * A short tick (200 ms) lets sessions of a few seconds be negotiated and lets elections
  * and expiries happen within seconds.
@@ -25,21 +37,50 @@ final class ZooKeeperEnsemble implements AutoCloseable {
 
 	private final List<ZooKeeperServerProcess> servers = new ArrayList<>();
 
+	/** The links between servers, by the ids of the servers they join. */
+	private final Map<List<Integer>, List<LinkProxy>> peerLinks = new LinkedHashMap<>();
+
 	/**
-	 * Configures the servers (ports, data directories, {@code myid} files); starts none.
+	 * Configures the servers (ports, data directories, {@code myid} files) and starts the
+	 * links between them; starts no server.
 	 * @param directory the directory under which each server gets its own
 	 * @param size the number of servers: 1 for a standalone server
 	 */
 	ZooKeeperEnsemble(Path directory, int size) throws IOException {
-		int[] clientPorts = new int[size];
-		List<String> serverLines = new ArrayList<>();
-		for (int id = 1; id <= size; id++) {
-			clientPorts[id - 1] = freePort();
-			if (size > 1) {
-				serverLines.add("server." + id + "=127.0.0.1:" + freePort() + ":" + freePort());
+		List<ServerSocket> reserved = new ArrayList<>();
+		try {
+			configure(directory, size, reserved);
+		}
+		finally {
+			for (ServerSocket socket : reserved) {
+				socket.close();
 			}
 		}
+	}
+
+	/**
+	 * Configures the servers on ports that stay reserved until they are all chosen and
+	 * the links have their own: no two get the same one.
+	 */
+	private void configure(Path directory, int size, List<ServerSocket> reserved) throws IOException {
+		int[] clientPorts = new int[size];
+		int[][] peerPorts = new int[size][];
 		for (int id = 1; id <= size; id++) {
+			clientPorts[id - 1] = reservePort(reserved);
+			peerPorts[id - 1] = new int[] { reservePort(reserved), reservePort(reserved) };
+		}
+		for (int id = 1; id <= size; id++) {
+			List<String> serverLines = new ArrayList<>();
+			for (int peer = 1; size > 1 && peer <= size; peer++) {
+				int[] ports = peerPorts[peer - 1];
+				if (peer != id) {
+					LinkProxy quorum = LinkProxy.start("zk" + id + "->zk" + peer + "-quorum", ports[0]);
+					LinkProxy election = LinkProxy.start("zk" + id + "->zk" + peer + "-election", ports[1]);
+					this.peerLinks.put(List.of(id, peer), List.of(quorum, election));
+					ports = new int[] { quorum.port(), election.port() };
+				}
+				serverLines.add("server." + peer + "=127.0.0.1:" + ports[0] + ":" + ports[1]);
+			}
 			Path serverDirectory = Files.createDirectories(directory.resolve("zk" + id));
 			Path data = Files.createDirectories(serverDirectory.resolve("data"));
 			if (size > 1) {
@@ -77,14 +118,47 @@ final class ZooKeeperEnsemble implements AutoCloseable {
 		return List.copyOf(this.servers);
 	}
 
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
-		}
+	private static int reservePort(List<ServerSocket> reserved) throws IOException {
+		ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+		reserved.add(socket);
+		return socket.getLocalPort();
 	}
 
 	String connectString() {
 		return this.servers.stream().map(ZooKeeperServerProcess::address).collect(Collectors.joining(","));
+	}
+
+	/**
+	 * Cuts a server off from every other server, both ways, while its clients may still
+	 * reach it: a minority partition.
+	 * @param server the server to isolate
+	 */
+	void isolate(ZooKeeperServerProcess server) {
+		peerLinksOf(server).forEach(LinkProxy::cut);
+	}
+
+	/**
+	 * Heals the links between a server and the others.
+	 * @param server the server
+	 */
+	void reconnect(ZooKeeperServerProcess server) {
+		peerLinksOf(server).forEach(LinkProxy::heal);
+	}
+
+	private List<LinkProxy> peerLinksOf(ZooKeeperServerProcess server) {
+		return this.peerLinks.entrySet()
+			.stream()
+			.filter((link) -> link.getKey().contains(server.id()))
+			.flatMap((link) -> link.getValue().stream())
+			.toList();
+	}
+
+	/**
+	 * The servers that follow the leader.
+	 * @return the followers
+	 */
+	List<ZooKeeperServerProcess> followers() {
+		return this.servers.stream().filter((server) -> "follower".equals(server.mode())).toList();
 	}
 
 	/**
@@ -138,11 +212,12 @@ final class ZooKeeperEnsemble implements AutoCloseable {
 	}
 
 	/**
-	 * Kills every server that still runs.
+	 * Kills every server that still runs and closes the links between them.
 	 */
 	@Override
 	public void close() {
 		this.servers.forEach(ZooKeeperServerProcess::kill);
+		this.peerLinks.values().forEach((links) -> links.forEach(LinkProxy::close));
 	}
 
 }

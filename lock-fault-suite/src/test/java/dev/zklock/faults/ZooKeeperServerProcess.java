@@ -33,6 +33,14 @@ final class ZooKeeperServerProcess {
 		this.clientPort = clientPort;
 	}
 
+	int id() {
+		return this.id;
+	}
+
+	int clientPort() {
+		return this.clientPort;
+	}
+
 	Path directory() {
 		return this.directory;
 	}
