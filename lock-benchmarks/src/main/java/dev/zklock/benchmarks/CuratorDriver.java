@@ -12,12 +12,14 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
  */
 final class CuratorDriver implements LockDriver {
 
+	private final ZooKeeperWrites writes = new ZooKeeperWrites();
+
 	private final CuratorFramework client;
 
 	private final String rootPath;
 
 	CuratorDriver(String connectString, String rootPath) {
-		this.client = CuratorConnections.open(connectString);
+		this.client = CuratorConnections.open(connectString, this.writes);
 		this.rootPath = rootPath;
 	}
 
@@ -33,6 +35,11 @@ final class CuratorDriver implements LockDriver {
 		finally {
 			mutex.release();
 		}
+	}
+
+	@Override
+	public long writes() {
+		return this.writes.count();
 	}
 
 	@Override

@@ -28,12 +28,13 @@ record DistinctKeysLoad(int threads, int count) implements Workload {
 			}, () -> true));
 		}
 		long heapBefore = usedHeapAfterGc();
+		long writes = driver.writes();
 		long start = System.nanoTime();
 		lockers.forEach(Thread::start);
 		LockingThread.awaitAll(lockers, timeLimit());
 		long nanos = System.nanoTime() - start;
 		long heapGrowth = usedHeapAfterGc() - heapBefore;
-		return LockingThread.sum(lockers, nanos, heapGrowth);
+		return LockingThread.sum(lockers, nanos, driver.writes() - writes, heapGrowth);
 	}
 
 	/**

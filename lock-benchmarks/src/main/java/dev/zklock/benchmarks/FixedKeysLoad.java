@@ -34,6 +34,7 @@ record FixedKeysLoad(int threads, int keys, Duration warmup, Duration duration, 
 				probe.exit(key, owner);
 			}, () -> window.measuring));
 		}
+		long writes = driver.writes();
 		lockers.forEach(Thread::start);
 		Thread.sleep(this.warmup.toMillis());
 		window.measuring = true;
@@ -43,7 +44,7 @@ record FixedKeysLoad(int threads, int keys, Duration warmup, Duration duration, 
 		long nanos = System.nanoTime() - start;
 		window.measuring = false;
 		LockingThread.awaitAll(lockers, LockDriver.WAIT_TIME.plusSeconds(10));
-		return LockingThread.sum(lockers, nanos, null);
+		return LockingThread.sum(lockers, nanos, driver.writes() - writes, null);
 	}
 
 	@Override

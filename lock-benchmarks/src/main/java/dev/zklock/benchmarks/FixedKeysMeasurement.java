@@ -57,7 +57,9 @@ record FixedKeysMeasurement(List<WorkerResult> perJvm, long overlaps, long short
 			metrics.add(new Metric("counter shortfall", this.shortfall, ""));
 		}
 		double throughput = this.perJvm.stream().mapToDouble(WorkerResult::throughput).sum();
-		return new ResultRow(scenario, setting, threads, variant, throughput,
+		double writes = (double) this.perJvm.stream().mapToLong(WorkerResult::writes).sum()
+				/ this.perJvm.stream().mapToLong(WorkerResult::total).sum();
+		return new ResultRow(scenario, setting, threads, variant, throughput, writes,
 				held ? Exclusion.HELD : Exclusion.VIOLATED, metrics);
 	}
 

@@ -1,5 +1,7 @@
 package dev.zklock.benchmarks;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,8 +26,9 @@ import org.openjdk.jmh.util.ListStatistics;
 /**
  * Runs {@link UncontendedCycleBenchmark} for every variant through JMH's API: two
  * one-second warm-up iterations and the configured number of measured ones, in forks with
- * the workers' JVM options. JMH's own report goes to {@code jmh.log} and
- * {@code jmh-result.json} in the output directory.
+ * the workers' JVM options. JMH's own report goes to {@code jmh-round-N.log} and
+ * {@code jmh-round-N.json} in the output directory, the forks' counts of ZooKeeper writes
+ * to {@code jmh-writes.txt}.
  */
 final class JmhCycles {
 
@@ -44,8 +47,10 @@ final class JmhCycles {
 	 * variant's measured iterations.
 	 * @return a row per variant
 	 * @throws RunnerException if JMH or a variant fails
+	 * @throws IOException if the forks' counts of writes cannot be read
 	 */
-	List<ResultRow> run() throws RunnerException {
+	List<ResultRow> run() throws RunnerException, IOException {
+		Files.deleteIfExists(writesFile());
 		List<String> forwards = this.options.variants().stream().map(Variant::toText).toList();
 		List<String> backwards = new ArrayList<>(forwards);
 		Collections.reverse(backwards);
@@ -60,13 +65,20 @@ final class JmhCycles {
 				}
 			}
 		}
+		Map<String, Double> writes = CycleWrites.perCycle(writesFile());
 		List<ResultRow> rows = new ArrayList<>();
 		iterations.forEach((variant, statistics) -> {
 			double micros = statistics.getMean();
-			rows.add(new ResultRow(Scenario.UNCONTENDED, "1 thread", 1, Variant.parse(variant).name(), 1e6 / micros,
-					Exclusion.NOT_CHECKED, latency(micros, statistics.getMeanErrorAt(0.999))));
+			String name = Variant.parse(variant).name();
+			rows.add(new ResultRow(Scenario.UNCONTENDED, "1 thread", 1, name, 1e6 / micros,
+					writes.getOrDefault(name, Double.NaN), Exclusion.NOT_CHECKED,
+					latency(micros, statistics.getMeanErrorAt(0.999))));
 		});
 		return rows;
+	}
+
+	private Path writesFile() {
+		return this.options.output().toAbsolutePath().resolve("jmh-writes.txt");
 	}
 
 	private Options options(int round, List<String> variants) {
@@ -74,6 +86,7 @@ final class JmhCycles {
 		return new OptionsBuilder().include(Pattern.quote(UncontendedCycleBenchmark.class.getName()) + ".cycle")
 			.param("variant", variants.toArray(String[]::new))
 			.param("connectString", this.connectString)
+			.param("writesFile", writesFile().toString())
 			.mode(Mode.AverageTime)
 			.timeUnit(TimeUnit.MICROSECONDS)
 			.warmupIterations(2)

@@ -97,10 +97,11 @@ final class LockingThread extends Thread {
 	 * Adds up what the finished threads counted.
 	 * @param threads the threads, finished
 	 * @param nanos the length of the measured window
+	 * @param writes the ZooKeeper writes of the whole run
 	 * @param heapGrowthBytes the heap growth measured around the run, if any
 	 * @return the worker's result
 	 */
-	static WorkerResult sum(List<LockingThread> threads, long nanos, @Nullable Long heapGrowthBytes) {
+	static WorkerResult sum(List<LockingThread> threads, long nanos, long writes, @Nullable Long heapGrowthBytes) {
 		long measured = 0;
 		long total = 0;
 		long maxWaitNanos = 0;
@@ -109,7 +110,7 @@ final class LockingThread extends Thread {
 			total += thread.total;
 			maxWaitNanos = Math.max(maxWaitNanos, thread.maxWaitNanos);
 		}
-		return new WorkerResult(measured, total, nanos, maxWaitNanos, heapGrowthBytes);
+		return new WorkerResult(measured, total, nanos, maxWaitNanos, writes, heapGrowthBytes);
 	}
 
 }

@@ -6,11 +6,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * The rows of a run as Markdown: a table of throughput and ratio against raw Curator with
- * a column per variant, and a table of every row with its further measurements.
+ * a column per variant, one of ZooKeeper writes per acquisition in the same layout, and a
+ * table of every row with its further measurements.
  */
 final class Report {
 
@@ -52,6 +54,35 @@ final class Report {
 		StringBuilder text = new StringBuilder();
 		text.append(
 				"Throughput in acquisitions per second; in brackets, the ratio against raw Curator in the same run.\n\n");
+		appendByVariant(text, (row) -> throughput(row) + " (" + ratioText(row) + ")");
+		text.append("\nZooKeeper writes per acquisition, counted at each variant's client, warm-up included.\n\n");
+		appendByVariant(text, Report::writesText);
+		text.append("\n| scenario | setting | variant | acquisitions/s | × curator | writes/acquisition | exclusion "
+				+ "| measurements |\n")
+			.append("|---|---|---|--:|--:|--:|---|---|\n");
+		this.settings.forEach((setting,
+				rows) -> rows.forEach((row) -> text.append("| ")
+					.append(setting)
+					.append(" | ")
+					.append(row.variant())
+					.append(" | ")
+					.append(throughput(row))
+					.append(" | ")
+					.append(ratioText(row))
+					.append(" | ")
+					.append(writesText(row))
+					.append(" | ")
+					.append(exclusionText(row))
+					.append(" | ")
+					.append(row.metrics().stream().map(Metric::toText).collect(Collectors.joining(", ")))
+					.append(" |\n")));
+		return text.toString();
+	}
+
+	/**
+	 * A table with a row per setting and a column per variant.
+	 */
+	private void appendByVariant(StringBuilder text, Function<ResultRow, String> cell) {
 		text.append("| scenario | setting | ")
 			.append(this.variants.stream().map(Variant::name).collect(Collectors.joining(" | ")))
 			.append(" |\n|---|---|")
@@ -64,29 +95,17 @@ final class Report {
 					.append(rows.stream()
 						.filter((row) -> row.variant().equals(variant.name()))
 						.findFirst()
-						.map((row) -> throughput(row) + " (" + ratioText(row) + ")")
+						.map(cell)
 						.orElse("–"))
 					.append(" |");
 			}
 			text.append('\n');
 		});
-		text.append("\n| scenario | setting | variant | acquisitions/s | × curator | exclusion | measurements |\n")
-			.append("|---|---|---|--:|--:|---|---|\n");
-		this.settings.forEach((setting,
-				rows) -> rows.forEach((row) -> text.append("| ")
-					.append(setting)
-					.append(" | ")
-					.append(row.variant())
-					.append(" | ")
-					.append(throughput(row))
-					.append(" | ")
-					.append(ratioText(row))
-					.append(" | ")
-					.append(exclusionText(row))
-					.append(" | ")
-					.append(row.metrics().stream().map(Metric::toText).collect(Collectors.joining(", ")))
-					.append(" |\n")));
-		return text.toString();
+	}
+
+	private static String writesText(ResultRow row) {
+		return Double.isFinite(row.writesPerAcquisition())
+				? String.format(Locale.ROOT, "%.3f", row.writesPerAcquisition()) : "–";
 	}
 
 	private static String throughput(ResultRow row) {

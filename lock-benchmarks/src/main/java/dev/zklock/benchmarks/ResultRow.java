@@ -10,11 +10,13 @@ import java.util.List;
  * @param threads the locking threads in all JVMs together
  * @param variant the variant's name
  * @param throughput acquisitions per second, all JVMs together
+ * @param writesPerAcquisition the ZooKeeper writes the variant's clients sent per
+ * acquisition, warm-up included
  * @param exclusion whether mutual exclusion held, as far as the scenario checks it
  * @param metrics further measurements
  */
-record ResultRow(Scenario scenario, String setting, int threads, String variant, double throughput, Exclusion exclusion,
-		List<Metric> metrics) {
+record ResultRow(Scenario scenario, String setting, int threads, String variant, double throughput,
+		double writesPerAcquisition, Exclusion exclusion, List<Metric> metrics) {
 
 	ResultRow {
 		metrics = List.copyOf(metrics);

@@ -9,7 +9,8 @@ import java.util.stream.Collectors;
 
 /**
  * Writes the rows of a run as a JSON array, one object per row with its ratio against raw
- * Curator and its further measurements, for tools that compare runs.
+ * Curator, its ZooKeeper writes per acquisition and its further measurements, for tools
+ * that compare runs.
  */
 final class ResultsJson {
 
@@ -40,8 +41,8 @@ final class ResultsJson {
 				+ ", \"threads\": " + row.threads() + ", \"variant\": " + string(row.variant()) + ", \"throughput\": "
 				+ number(row.throughput()) + ", \"ratioToCurator\": "
 				+ (report.ratio(row).isPresent() ? number(report.ratio(row).getAsDouble()) : "null")
-				+ ", \"exclusion\": " + string(row.exclusion().name().toLowerCase(Locale.ROOT)) + ", \"metrics\": "
-				+ metrics + "}";
+				+ ", \"writesPerAcquisition\": " + number(row.writesPerAcquisition()) + ", \"exclusion\": "
+				+ string(row.exclusion().name().toLowerCase(Locale.ROOT)) + ", \"metrics\": " + metrics + "}";
 	}
 
 	private static String number(double value) {

@@ -158,7 +158,7 @@ final class ScenarioRunner implements AutoCloseable {
 				new Metric("nodes after reaping", reaping.after(), ""),
 				new Metric("reaping took", reaping.waited().toMillis() / 1000.0, "s"));
 		return new ResultRow(Scenario.MANY_KEYS, keys + " keys × " + threads + " threads", threads, variant.name(),
-				result.throughput(), Exclusion.NOT_CHECKED, metrics);
+				result.throughput(), (double) result.writes() / result.total(), Exclusion.NOT_CHECKED, metrics);
 	}
 
 	/**

@@ -12,18 +12,25 @@ import org.springframework.integration.zookeeper.lock.ZookeeperLockRegistry;
  */
 final class SpringIntegrationDriver implements LockDriver {
 
+	private final ZooKeeperWrites writes = new ZooKeeperWrites();
+
 	private final CuratorFramework client;
 
 	private final ZookeeperLockRegistry registry;
 
 	SpringIntegrationDriver(String connectString, String rootPath) {
-		this.client = CuratorConnections.open(connectString);
+		this.client = CuratorConnections.open(connectString, this.writes);
 		this.registry = new ZookeeperLockRegistry(this.client, rootPath);
 	}
 
 	@Override
 	public void withLock(String key, Runnable work) throws Exception {
 		this.registry.executeLocked(key, WAIT_TIME, work::run);
+	}
+
+	@Override
+	public long writes() {
+		return this.writes.count();
 	}
 
 	@Override

@@ -14,10 +14,13 @@ import org.jspecify.annotations.Nullable;
  * @param nanos the length of the measured window
  * @param maxWaitNanos the longest time a thread of this JVM waited for a lock in the
  * measured window
+ * @param writes the ZooKeeper writes the JVM's client sent over the whole run, warm-up
+ * included, for as many acquisitions as {@code total}
  * @param heapGrowthBytes the growth of the used heap after garbage collection over the
  * run, when the workload measures it
  */
-record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, @Nullable Long heapGrowthBytes) {
+record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, long writes,
+		@Nullable Long heapGrowthBytes) {
 
 	double throughput() {
 		return this.measured * 1e9 / this.nanos;
@@ -30,7 +33,7 @@ record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, @N
 	 */
 	WorkerResult plus(WorkerResult other) {
 		return new WorkerResult(this.measured + other.measured, this.total + other.total, this.nanos + other.nanos,
-				Math.max(this.maxWaitNanos, other.maxWaitNanos), null);
+				Math.max(this.maxWaitNanos, other.maxWaitNanos), this.writes + other.writes, null);
 	}
 
 	/**
@@ -39,7 +42,7 @@ record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, @N
 	 */
 	String toLine() {
 		String line = "measured=" + this.measured + " total=" + this.total + " nanos=" + this.nanos + " maxWaitNanos="
-				+ this.maxWaitNanos;
+				+ this.maxWaitNanos + " writes=" + this.writes;
 		return (this.heapGrowthBytes != null) ? line + " heapGrowthBytes=" + this.heapGrowthBytes : line;
 	}
 
@@ -55,7 +58,7 @@ record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, @N
 			values.put(pair.substring(0, equals), Long.parseLong(pair.substring(equals + 1)));
 		}
 		return new WorkerResult(values.get("measured"), values.get("total"), values.get("nanos"),
-				values.get("maxWaitNanos"), values.get("heapGrowthBytes"));
+				values.get("maxWaitNanos"), values.get("writes"), values.get("heapGrowthBytes"));
 	}
 
 }

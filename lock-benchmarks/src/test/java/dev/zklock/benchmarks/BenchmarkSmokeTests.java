@@ -42,6 +42,10 @@ class BenchmarkSmokeTests {
 				.containsAll(VARIANTS);
 		}
 		assertThat(rows).allSatisfy((row) -> assertThat(row.throughput()).isPositive());
+		// Each of Curator's acquisitions creates a node and deletes it
+		assertThat(rows).filteredOn((row) -> row.variant().equals("curator"))
+			.allSatisfy((row) -> assertThat(row.writesPerAcquisition()).isGreaterThanOrEqualTo(2));
+		assertThat(rows).allSatisfy((row) -> assertThat(row.writesPerAcquisition()).isPositive());
 		assertThat(rows).filteredOn((row) -> row.scenario() != Scenario.MANY_KEYS)
 			.extracting(ResultRow::exclusion)
 			.containsOnly(Exclusion.HELD);
@@ -51,7 +55,8 @@ class BenchmarkSmokeTests {
 		assertThat(rows).filteredOn((row) -> row.scenario() == Scenario.MANY_KEYS)
 			.allSatisfy((row) -> assertThat(row.metrics()).extracting(Metric::name)
 				.contains("heap growth", "nodes after reaping"));
-		assertThat(Files.readString(output.resolve("results.json"))).contains("\"ratioToCurator\": 1.0000");
+		assertThat(Files.readString(output.resolve("results.json"))).contains("\"ratioToCurator\": 1.0000")
+			.contains("\"writesPerAcquisition\": ");
 		BufferedImage image = ImageIO.read(chart.toFile());
 		assertThat(image.getWidth()).isGreaterThan(image.getHeight());
 	}

@@ -27,8 +27,8 @@ class WorkloadTests {
 
 	@Test
 	void aResultReadsBackFromItsLineWithOrWithoutHeapGrowth() {
-		WorkerResult timed = new WorkerResult(900, 1100, 5_000_000_000L, 12_000_000, null);
-		WorkerResult measuredHeap = new WorkerResult(100, 100, 1_000_000_000L, 3_000_000, -2048L);
+		WorkerResult timed = new WorkerResult(900, 1100, 5_000_000_000L, 12_000_000, 2200, null);
+		WorkerResult measuredHeap = new WorkerResult(100, 100, 1_000_000_000L, 3_000_000, 300, -2048L);
 		assertThat(WorkerResult.parse(timed.toLine())).isEqualTo(timed);
 		assertThat(WorkerResult.parse(measuredHeap.toLine())).isEqualTo(measuredHeap);
 		assertThat(timed.throughput()).isEqualTo(180.0);
@@ -36,9 +36,9 @@ class WorkloadTests {
 
 	@Test
 	void roundsOfOneJvmAddUp() {
-		WorkerResult first = new WorkerResult(10, 12, 1_000_000_000L, 5, null);
-		WorkerResult second = new WorkerResult(30, 31, 1_000_000_000L, 9, null);
-		assertThat(first.plus(second)).isEqualTo(new WorkerResult(40, 43, 2_000_000_000L, 9, null));
+		WorkerResult first = new WorkerResult(10, 12, 1_000_000_000L, 5, 24, null);
+		WorkerResult second = new WorkerResult(30, 31, 1_000_000_000L, 9, 62, null);
+		assertThat(first.plus(second)).isEqualTo(new WorkerResult(40, 43, 2_000_000_000L, 9, 86, null));
 	}
 
 }
