@@ -13,10 +13,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The command line of a benchmark run. The defaults run every scenario for the four
- * built-in variants in about ten minutes on two cores.
+ * built-in variants and the two limits in about ten minutes on two cores.
  *
  * @param scenarios the scenarios to run
- * @param variants the variants to compare, the baseline included
+ * @param variants the variants to compare, the baseline and the limits included
  * @param seconds how long each variant is measured in each fixed-keys setting, all rounds
  * together
  * @param warmup how long each round warms up before measuring
@@ -43,8 +43,10 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			Usage: java -jar lock-benchmarks.jar [options]
 			  --all                      run every scenario (the default)
 			  --scenario a,b             uncontended, hot-key, two-jvms, sixteen-keys, many-keys
-			  --library a,b              curator, spring-integration, ours-annotation, ours-template
-			                             (default all; curator is the baseline of the ratios)
+			  --library a,b              curator, spring-integration, ours-annotation, ours-template,
+			                             and the limits set-data (uncontended cycle) and
+			                             fair-local-lock (hot-key scenarios); default all;
+			                             curator is the baseline of the ratios
 			  --variant name=lib:p=v,... one more variant, such as
 			                             ours-no-handoff=ours-template:distributed-lock.hand-off.enabled=false
 			  --seconds 10               measured seconds of each variant in each timed setting
@@ -167,6 +169,15 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 
 	boolean runsWorkers() {
 		return this.scenarios.stream().anyMatch((scenario) -> scenario != Scenario.UNCONTENDED);
+	}
+
+	/**
+	 * The variants that run in a scenario, in order.
+	 * @param scenario the scenario
+	 * @return its variants
+	 */
+	List<Variant> variantsIn(Scenario scenario) {
+		return this.variants.stream().filter((variant) -> variant.runsIn(scenario)).toList();
 	}
 
 }

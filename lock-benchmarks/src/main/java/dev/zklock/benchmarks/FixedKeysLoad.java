@@ -16,6 +16,7 @@ import java.util.List;
  * @param warmup how long to run before measuring
  * @param duration how long to measure
  * @param probeFile the run's exclusion probe, shared with the other workers of the run
+ * when the locks exclude across JVMs
  */
 record FixedKeysLoad(int threads, int keys, Duration warmup, Duration duration, Path probeFile) implements Workload {
 

@@ -15,6 +15,16 @@ import dev.zklock.benchmarks.ResultRow.Exclusion;
  */
 record FixedKeysMeasurement(List<WorkerResult> perJvm, long overlaps, long shortfall) {
 
+	/**
+	 * A JVM's share of the acquisitions, among the metrics of several JVMs.
+	 */
+	static final String SHARE = "share";
+
+	/**
+	 * A JVM's throughput, among the metrics of several JVMs.
+	 */
+	static final String THROUGHPUT = "throughput";
+
 	FixedKeysMeasurement {
 		perJvm = List.copyOf(perJvm);
 	}
@@ -44,12 +54,14 @@ record FixedKeysMeasurement(List<WorkerResult> perJvm, long overlaps, long short
 	ResultRow toRow(Scenario scenario, String setting, int threads, String variant) {
 		List<Metric> metrics = new ArrayList<>();
 		long measured = this.perJvm.stream().mapToLong(WorkerResult::measured).sum();
+		boolean several = this.perJvm.size() > 1;
 		for (int i = 0; i < this.perJvm.size(); i++) {
-			String jvm = (this.perJvm.size() == 1) ? "" : "JVM " + (i + 1) + " ";
-			if (this.perJvm.size() > 1) {
-				metrics.add(new Metric(jvm + "share", 100.0 * this.perJvm.get(i).measured() / measured, "%"));
+			WorkerResult jvm = this.perJvm.get(i);
+			if (several) {
+				metrics.add(new Metric(ofJvm(i + 1, SHARE), 100.0 * jvm.measured() / measured, "%"));
+				metrics.add(new Metric(ofJvm(i + 1, THROUGHPUT), jvm.throughput(), "/s"));
 			}
-			metrics.add(new Metric(jvm + "max wait", this.perJvm.get(i).maxWaitNanos() / 1e6, "ms"));
+			metrics.add(new Metric(several ? ofJvm(i + 1, "max wait") : "max wait", jvm.maxWaitNanos() / 1e6, "ms"));
 		}
 		boolean held = this.overlaps == 0 && this.shortfall == 0;
 		if (!held) {
@@ -61,6 +73,16 @@ record FixedKeysMeasurement(List<WorkerResult> perJvm, long overlaps, long short
 				/ this.perJvm.stream().mapToLong(WorkerResult::total).sum();
 		return new ResultRow(scenario, setting, threads, variant, throughput, writes,
 				held ? Exclusion.HELD : Exclusion.VIOLATED, metrics);
+	}
+
+	/**
+	 * The name of one JVM's measurement among the metrics of several JVMs.
+	 * @param jvm the JVM's number, from 1
+	 * @param name the measurement, such as {@link #SHARE}
+	 * @return the metric's name, such as {@code JVM 2 share}
+	 */
+	static String ofJvm(int jvm, String name) {
+		return "JVM " + jvm + " " + name;
 	}
 
 }

@@ -19,8 +19,9 @@ import javax.imageio.ImageIO;
 
 /**
  * Draws the hot-key scenario as a PNG line chart: throughput against the number of
- * threads of one JVM, a line per variant, both axes logarithmic so that libraries tens of
- * times apart stay readable. Java2D only, so it works headless on any JDK.
+ * threads of one JVM, a line per variant and a dashed one for the limit, the fair local
+ * lock, both axes logarithmic so that libraries tens of times apart stay readable. Java2D
+ * only, so it works headless on any JDK.
  */
 final class HotKeyChart {
 
@@ -40,6 +41,11 @@ final class HotKeyChart {
 			new Color(0x1f, 0x77, 0xb4), new Color(0xff, 0x7f, 0x0e), new Color(0x94, 0x67, 0xbd),
 			new Color(0x8c, 0x56, 0x4b), new Color(0xd6, 0x27, 0x28) };
 
+	private static final BasicStroke SOLID = new BasicStroke(3f);
+
+	private static final BasicStroke DASHED = new BasicStroke(3f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+			new float[] { 10f, 6f }, 0f);
+
 	private final List<Variant> variants;
 
 	private final List<ResultRow> rows;
@@ -48,11 +54,12 @@ final class HotKeyChart {
 
 	/**
 	 * Creates a chart of the hot-key rows among the given ones.
-	 * @param variants the variants, in legend order
+	 * @param variants the variants, in legend order; those that do not run in the hot-key
+	 * scenario are left out
 	 * @param rows the rows of the run
 	 */
 	HotKeyChart(List<Variant> variants, List<ResultRow> rows) {
-		this.variants = variants;
+		this.variants = variants.stream().filter((variant) -> variant.runsIn(Scenario.HOT_KEY)).toList();
 		this.rows = rows.stream().filter((row) -> row.scenario() == Scenario.HOT_KEY).toList();
 		this.threadCounts = this.rows.stream().map(ResultRow::threads).distinct().sorted().toList();
 	}
@@ -138,7 +145,7 @@ final class HotKeyChart {
 			.sorted((a, b) -> Integer.compare(a.threads(), b.threads()))
 			.toList();
 		g.setColor(color);
-		g.setStroke(new BasicStroke(3f));
+		g.setStroke(variant.isLimit() ? DASHED : SOLID);
 		Path2D line = new Path2D.Double();
 		for (ResultRow point : points) {
 			if (line.getCurrentPoint() == null) {
@@ -158,7 +165,7 @@ final class HotKeyChart {
 		g.fillOval(legendX + 10, legendY - 10, 10, 10);
 		g.setColor(Color.BLACK);
 		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-		g.drawString(variant.name(), legendX + 40, legendY);
+		g.drawString(variant.isLimit() ? variant.name() + " (limit)" : variant.name(), legendX + 40, legendY);
 	}
 
 	/**

@@ -51,7 +51,7 @@ final class JmhCycles {
 	 */
 	List<ResultRow> run() throws RunnerException, IOException {
 		Files.deleteIfExists(writesFile());
-		List<String> forwards = this.options.variants().stream().map(Variant::toText).toList();
+		List<String> forwards = this.options.variantsIn(Scenario.UNCONTENDED).stream().map(Variant::toText).toList();
 		List<String> backwards = new ArrayList<>(forwards);
 		Collections.reverse(backwards);
 		Map<String, ListStatistics> iterations = new LinkedHashMap<>();

@@ -4,7 +4,9 @@ import java.util.Map;
 
 /**
  * The lock libraries the benchmarks compare, named on the command line {@code curator},
- * {@code spring-integration}, {@code ours-annotation} and {@code ours-template}.
+ * {@code spring-integration}, {@code ours-annotation} and {@code ours-template}, and the
+ * physical limits they are measured against in the same run, {@code set-data} and
+ * {@code fair-local-lock}, each in the scenarios where it is the limit.
  */
 enum Library {
 
@@ -26,7 +28,18 @@ enum Library {
 	/**
 	 * zklock through {@code LockTemplate}.
 	 */
-	OURS_TEMPLATE;
+	OURS_TEMPLATE,
+
+	/**
+	 * The limit of the uncontended cycle: one synchronous ZooKeeper {@code setData}, one
+	 * write round trip.
+	 */
+	SET_DATA,
+
+	/**
+	 * The limit of the hot-key scenarios: a fair {@code ReentrantLock} inside the JVM.
+	 */
+	FAIR_LOCAL_LOCK;
 
 	String id() {
 		return CommandLineNames.of(this);
@@ -38,6 +51,36 @@ enum Library {
 	 */
 	boolean isConfigurable() {
 		return this == OURS_ANNOTATION || this == OURS_TEMPLATE;
+	}
+
+	/**
+	 * Whether this is a physical limit rather than a lock library.
+	 * @return whether it is a limit
+	 */
+	boolean isLimit() {
+		return this == SET_DATA || this == FAIR_LOCAL_LOCK;
+	}
+
+	/**
+	 * Whether the library runs in a scenario: a lock library in every one, a limit only
+	 * in those it is the limit of.
+	 * @param scenario the scenario
+	 * @return whether it runs there
+	 */
+	boolean runsIn(Scenario scenario) {
+		return switch (this) {
+			case SET_DATA -> scenario == Scenario.UNCONTENDED;
+			case FAIR_LOCAL_LOCK -> scenario == Scenario.HOT_KEY || scenario == Scenario.TWO_JVMS;
+			default -> true;
+		};
+	}
+
+	/**
+	 * Whether the library's locks exclude the threads of other JVMs too.
+	 * @return false for the local lock
+	 */
+	boolean excludesAcrossJvms() {
+		return this != FAIR_LOCAL_LOCK;
 	}
 
 	/**
@@ -53,6 +96,8 @@ enum Library {
 			case SPRING_INTEGRATION -> new SpringIntegrationDriver(connectString, rootPath);
 			case OURS_ANNOTATION -> ZkLockDriver.annotation(connectString, rootPath, properties);
 			case OURS_TEMPLATE -> ZkLockDriver.template(connectString, rootPath, properties);
+			case SET_DATA -> new SetDataDriver(connectString, rootPath);
+			case FAIR_LOCAL_LOCK -> new FairLocalLockDriver();
 		};
 	}
 

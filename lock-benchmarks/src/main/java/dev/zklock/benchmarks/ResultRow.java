@@ -1,6 +1,7 @@
 package dev.zklock.benchmarks;
 
 import java.util.List;
+import java.util.OptionalDouble;
 
 /**
  * One measured line of the comparison: a variant in a scenario's setting.
@@ -20,6 +21,18 @@ record ResultRow(Scenario scenario, String setting, int threads, String variant,
 
 	ResultRow {
 		metrics = List.copyOf(metrics);
+	}
+
+	/**
+	 * The value of a further measurement.
+	 * @param name the measurement's name
+	 * @return its value, or empty when the row has none of that name
+	 */
+	OptionalDouble metric(String name) {
+		return this.metrics.stream()
+			.filter((metric) -> metric.name().equals(name))
+			.mapToDouble(Metric::value)
+			.findFirst();
 	}
 
 	/**

@@ -9,15 +9,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import dev.zklock.benchmarks.NodeCensus.Reaping;
 import dev.zklock.benchmarks.ResultRow.Exclusion;
 
 /**
- * Runs the worker scenarios: every variant gets its worker JVMs at the start (two when
- * the two-JVM scenario runs, one otherwise), and each scenario then runs for one variant
- * after the other, so that all variants of a scenario meet the server in the same state.
+ * Runs the worker scenarios: every variant gets its worker JVMs at the start (two when it
+ * runs in the two-JVM scenario, one when it runs in another worker scenario, none
+ * otherwise), and each scenario then runs for one variant after the other, so that all
+ * variants of a scenario meet the server in the same state.
  */
 final class ScenarioRunner implements AutoCloseable {
 
@@ -54,22 +56,22 @@ final class ScenarioRunner implements AutoCloseable {
 			throws Exception {
 		ScenarioRunner runner = new ScenarioRunner(options, census, Files.createDirectories(directory));
 		try {
-			int perVariant = options.scenarios().contains(Scenario.TWO_JVMS) ? 2 : 1;
 			for (Variant variant : options.variants()) {
 				List<WorkerProcess> started = new ArrayList<>();
-				for (int i = 1; i <= perVariant; i++) {
+				for (int i = 1; i <= jvmsOf(variant, options.scenarios()); i++) {
 					started.add(WorkerProcess.start(variant.name() + "-" + i, variant, connectString,
 							options.workerJvmOptions(), directory));
 				}
-				runner.workers.put(variant, started);
-			}
-			long start = System.nanoTime();
-			for (List<WorkerProcess> started : runner.workers.values()) {
-				for (WorkerProcess worker : started) {
-					worker.awaitReady(STARTUP);
+				if (!started.isEmpty()) {
+					runner.workers.put(variant, started);
 				}
 			}
-			System.out.printf(Locale.ROOT, "%d worker JVMs ready in %.1f s%n", perVariant * runner.workers.size(),
+			long start = System.nanoTime();
+			List<WorkerProcess> all = runner.workers.values().stream().flatMap(List::stream).toList();
+			for (WorkerProcess worker : all) {
+				worker.awaitReady(STARTUP);
+			}
+			System.out.printf(Locale.ROOT, "%d worker JVMs ready in %.1f s%n", all.size(),
 					(System.nanoTime() - start) / 1e9);
 			return runner;
 		}
@@ -77,6 +79,14 @@ final class ScenarioRunner implements AutoCloseable {
 			runner.close();
 			throw ex;
 		}
+	}
+
+	private static int jvmsOf(Variant variant, Set<Scenario> scenarios) {
+		if (scenarios.contains(Scenario.TWO_JVMS) && variant.runsIn(Scenario.TWO_JVMS)) {
+			return 2;
+		}
+		return scenarios.stream().anyMatch((scenario) -> scenario != Scenario.UNCONTENDED && variant.runsIn(scenario))
+				? 1 : 0;
 	}
 
 	/**
@@ -99,7 +109,7 @@ final class ScenarioRunner implements AutoCloseable {
 			runFixedKeys(Scenario.SIXTEEN_KEYS, "16 keys × 16 threads", 1, SIXTEEN, SIXTEEN, progress);
 		}
 		if (this.options.scenarios().contains(Scenario.MANY_KEYS)) {
-			for (Variant variant : this.workers.keySet()) {
+			for (Variant variant : variantsIn(Scenario.MANY_KEYS)) {
 				progress.accept(runManyKeys(variant));
 			}
 		}
@@ -112,7 +122,7 @@ final class ScenarioRunner implements AutoCloseable {
 	 */
 	private void runFixedKeys(Scenario scenario, String setting, int jvms, int threads, int keys,
 			Consumer<ResultRow> progress) throws Exception {
-		List<Variant> forwards = List.copyOf(this.workers.keySet());
+		List<Variant> forwards = variantsIn(scenario);
 		List<Variant> backwards = new ArrayList<>(forwards);
 		Collections.reverse(backwards);
 		int rounds = this.options.rounds();
@@ -120,8 +130,7 @@ final class ScenarioRunner implements AutoCloseable {
 		Map<Variant, FixedKeysMeasurement> measurements = new LinkedHashMap<>();
 		for (int round = 0; round < rounds; round++) {
 			for (Variant variant : (round % 2 == 0) ? forwards : backwards) {
-				FixedKeysMeasurement measured = runRound(variant, jvms, new FixedKeysLoad(threads, keys,
-						this.options.warmup(), duration, this.directory.resolve("probe-" + (++this.runs))));
+				FixedKeysMeasurement measured = runRound(variant, jvms, threads, keys, duration);
 				measurements.merge(variant, measured, FixedKeysMeasurement::plus);
 			}
 		}
@@ -129,20 +138,43 @@ final class ScenarioRunner implements AutoCloseable {
 			.accept(measured.toRow(scenario, setting, jvms * threads, variant.name())));
 	}
 
-	private FixedKeysMeasurement runRound(Variant variant, int jvms, FixedKeysLoad load) throws Exception {
+	/**
+	 * Runs one round of a variant. The JVMs share one exclusion probe, unless the
+	 * variant's locks exclude only the threads of one JVM: then each JVM gets a probe of
+	 * its own.
+	 */
+	private FixedKeysMeasurement runRound(Variant variant, int jvms, int threads, int keys, Duration duration)
+			throws Exception {
+		String probe = "probe-" + (++this.runs);
 		List<WorkerProcess> running = this.workers.get(variant).subList(0, jvms);
-		running.forEach((worker) -> worker.send(load));
-		Duration timeout = load.warmup().plus(load.duration()).plus(LockDriver.WAIT_TIME).plusMinutes(1);
+		List<FixedKeysLoad> loads = new ArrayList<>();
+		for (int i = 1; i <= jvms; i++) {
+			Path probeFile = this.directory
+				.resolve(variant.library().excludesAcrossJvms() ? probe : probe + "-jvm-" + i);
+			loads.add(new FixedKeysLoad(threads, keys, this.options.warmup(), duration, probeFile));
+		}
+		for (int i = 0; i < jvms; i++) {
+			running.get(i).send(loads.get(i));
+		}
+		Duration timeout = this.options.warmup().plus(duration).plus(LockDriver.WAIT_TIME).plusMinutes(1);
 		List<WorkerResult> results = new ArrayList<>();
 		for (WorkerProcess worker : running) {
 			results.add(worker.awaitResult(timeout));
 		}
-		ExclusionProbe probe = ExclusionProbe.map(load.probeFile(), load.keys());
+		long overlaps = 0;
+		long counted = 0;
+		for (Path probeFile : loads.stream().map(FixedKeysLoad::probeFile).distinct().toList()) {
+			ExclusionProbe found = ExclusionProbe.map(probeFile, keys);
+			overlaps += found.overlaps();
+			counted += found.counted();
+			Files.delete(probeFile);
+		}
 		long acquisitions = results.stream().mapToLong(WorkerResult::total).sum();
-		FixedKeysMeasurement measured = new FixedKeysMeasurement(results, probe.overlaps(),
-				acquisitions - probe.counted());
-		Files.delete(load.probeFile());
-		return measured;
+		return new FixedKeysMeasurement(results, overlaps, acquisitions - counted);
+	}
+
+	private List<Variant> variantsIn(Scenario scenario) {
+		return this.options.variantsIn(scenario).stream().filter(this.workers::containsKey).toList();
 	}
 
 	private ResultRow runManyKeys(Variant variant) throws Exception {

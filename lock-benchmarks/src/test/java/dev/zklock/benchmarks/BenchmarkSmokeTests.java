@@ -34,18 +34,24 @@ class BenchmarkSmokeTests {
 				"--reap-wait", "5", "--jvm-options", "-XX:TieredStopAtLevel=1", "--output", output.toString(),
 				"--chart", chart.toString());
 		List<ResultRow> rows = BenchmarkHarness.run(options);
-		assertThat(rows).hasSize(5 * VARIANTS.size());
+		assertThat(rows).hasSize(5 * VARIANTS.size() + 3);
 		for (Scenario scenario : List.of(Scenario.HOT_KEY, Scenario.TWO_JVMS, Scenario.SIXTEEN_KEYS,
 				Scenario.MANY_KEYS)) {
 			assertThat(rows).filteredOn((row) -> row.scenario() == scenario)
 				.extracting(ResultRow::variant)
 				.containsAll(VARIANTS);
 		}
+		assertThat(rows).filteredOn((row) -> row.variant().equals("fair-local-lock"))
+			.extracting(ResultRow::scenario)
+			.containsExactly(Scenario.HOT_KEY, Scenario.HOT_KEY, Scenario.TWO_JVMS);
 		assertThat(rows).allSatisfy((row) -> assertThat(row.throughput()).isPositive());
 		// Each of Curator's acquisitions creates a node and deletes it
 		assertThat(rows).filteredOn((row) -> row.variant().equals("curator"))
 			.allSatisfy((row) -> assertThat(row.writesPerAcquisition()).isGreaterThanOrEqualTo(2));
-		assertThat(rows).allSatisfy((row) -> assertThat(row.writesPerAcquisition()).isPositive());
+		assertThat(rows).filteredOn((row) -> row.variant().equals("fair-local-lock"))
+			.allSatisfy((row) -> assertThat(row.writesPerAcquisition()).isZero());
+		assertThat(rows).filteredOn((row) -> VARIANTS.contains(row.variant()))
+			.allSatisfy((row) -> assertThat(row.writesPerAcquisition()).isPositive());
 		assertThat(rows).filteredOn((row) -> row.scenario() != Scenario.MANY_KEYS)
 			.extracting(ResultRow::exclusion)
 			.containsOnly(Exclusion.HELD);
@@ -56,7 +62,10 @@ class BenchmarkSmokeTests {
 			.allSatisfy((row) -> assertThat(row.metrics()).extracting(Metric::name)
 				.contains("heap growth", "nodes after reaping"));
 		assertThat(Files.readString(output.resolve("results.json"))).contains("\"ratioToCurator\": 1.0000")
-			.contains("\"writesPerAcquisition\": ");
+			.contains("\"writesPerAcquisition\": ")
+			.contains("\"limit\": \"fair-local-lock\", \"throughputToLimit\": 1.0000");
+		assertThat(Files.readString(output.resolve("results.md"))).contains("Against the physical limits")
+			.contains("each JVM's throughput ÷ fair-local-lock's in that JVM");
 		BufferedImage image = ImageIO.read(chart.toFile());
 		assertThat(image.getWidth()).isGreaterThan(image.getHeight());
 	}
