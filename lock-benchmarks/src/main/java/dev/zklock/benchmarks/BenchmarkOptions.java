@@ -26,8 +26,8 @@ import org.jspecify.annotations.Nullable;
  * @param jvmThreads the threads of each JVM in the two-JVM scenario
  * @param manyKeys the number of distinct keys of the many-keys scenario
  * @param manyKeysThreads the threads of the many-keys scenario
- * @param jmhIterations the measured one-second JMH iterations of each variant in each
- * round
+ * @param jmhIterations the measured JMH iterations of each variant in each round
+ * @param jmhTime the length of each JMH iteration, warm-up and measured
  * @param jmhForks the JMH forks of each variant; zero runs JMH in the harness's JVM
  * @param reapWait the longest wait for ZooKeeper to reap a variant's empty nodes
  * @param jvmOptions further options of the worker JVMs and JMH's forks
@@ -36,8 +36,9 @@ import org.jspecify.annotations.Nullable;
  * @param chart where to write the hot-key chart, if anywhere
  */
 record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duration seconds, Duration warmup, int rounds,
-		List<Integer> hotKeyThreads, int jvmThreads, int manyKeys, int manyKeysThreads, int jmhIterations, int jmhForks,
-		Duration reapWait, List<String> jvmOptions, List<String> serverSettings, Path output, @Nullable Path chart) {
+		List<Integer> hotKeyThreads, int jvmThreads, int manyKeys, int manyKeysThreads, int jmhIterations,
+		Duration jmhTime, int jmhForks, Duration reapWait, List<String> jvmOptions, List<String> serverSettings,
+		Path output, @Nullable Path chart) {
 
 	static final String USAGE = """
 			Usage: java -jar lock-benchmarks.jar [options]
@@ -58,7 +59,9 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			  --jvm-threads 8            threads per JVM in the two-JVM scenario
 			  --keys 20000               distinct keys of the many-keys scenario
 			  --keys-threads 16          threads of the many-keys scenario
-			  --jmh-iterations 3         measured one-second JMH iterations per variant and round
+			  --jmh-iterations 3         measured JMH iterations per variant and round, after two
+			                             warm-up iterations
+			  --jmh-time 1               seconds of each JMH iteration
 			  --jmh-forks 1              JMH forks per variant (0: inside this JVM)
 			  --reap-wait 60             longest wait in seconds for ZooKeeper to reap empty nodes
 			  --jvm-options "-X.. -D.."  more options of the worker JVMs and JMH's forks
@@ -86,6 +89,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		int manyKeys = 20_000;
 		int manyKeysThreads = 16;
 		int jmhIterations = 3;
+		Duration jmhTime = Duration.ofSeconds(1);
 		int jmhForks = 1;
 		Duration reapWait = Duration.ofSeconds(60);
 		List<String> jvmOptions = List.of();
@@ -114,6 +118,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 				case "--keys" -> manyKeys = Integer.parseInt(value);
 				case "--keys-threads" -> manyKeysThreads = Integer.parseInt(value);
 				case "--jmh-iterations" -> jmhIterations = Integer.parseInt(value);
+				case "--jmh-time" -> jmhTime = seconds(value);
 				case "--jmh-forks" -> jmhForks = Integer.parseInt(value);
 				case "--reap-wait" -> reapWait = seconds(value);
 				case "--jvm-options" -> jvmOptions = List.of(value.trim().split("\\s+"));
@@ -129,8 +134,8 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			throw new IllegalArgumentException("Variant names must differ: " + allVariants);
 		}
 		return new BenchmarkOptions(scenarios, allVariants, seconds, warmup, rounds, hotKeyThreads, jvmThreads,
-				manyKeys, manyKeysThreads, jmhIterations, jmhForks, reapWait, jvmOptions, serverSettings, output,
-				chart);
+				manyKeys, manyKeysThreads, jmhIterations, jmhTime, jmhForks, reapWait, jvmOptions, serverSettings,
+				output, chart);
 	}
 
 	private static List<String> list(String value) {

@@ -24,11 +24,11 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.util.ListStatistics;
 
 /**
- * Runs {@link UncontendedCycleBenchmark} for every variant through JMH's API: two
- * one-second warm-up iterations and the configured number of measured ones, in forks with
- * the workers' JVM options. JMH's own report goes to {@code jmh-round-N.log} and
- * {@code jmh-round-N.json} in the output directory, the forks' counts of ZooKeeper writes
- * to {@code jmh-writes.txt}.
+ * Runs {@link UncontendedCycleBenchmark} for every variant through JMH's API: two warm-up
+ * iterations and the configured number of measured ones, one second each unless
+ * configured otherwise, in forks with the workers' JVM options. JMH's own report goes to
+ * {@code jmh-round-N.log} and {@code jmh-round-N.json} in the output directory, the
+ * forks' counts of ZooKeeper writes to {@code jmh-writes.txt}.
  */
 final class JmhCycles {
 
@@ -90,9 +90,9 @@ final class JmhCycles {
 			.mode(Mode.AverageTime)
 			.timeUnit(TimeUnit.MICROSECONDS)
 			.warmupIterations(2)
-			.warmupTime(TimeValue.seconds(1))
+			.warmupTime(iterationTime())
 			.measurementIterations(this.options.jmhIterations())
-			.measurementTime(TimeValue.seconds(1))
+			.measurementTime(iterationTime())
 			.forks(this.options.jmhForks())
 			.jvmArgs(this.options.workerJvmOptions().toArray(String[]::new))
 			.shouldFailOnError(true)
@@ -100,6 +100,10 @@ final class JmhCycles {
 			.result(output.resolve("jmh-round-" + (round + 1) + ".json").toString())
 			.resultFormat(ResultFormatType.JSON)
 			.build();
+	}
+
+	private TimeValue iterationTime() {
+		return TimeValue.milliseconds(this.options.jmhTime().toMillis());
 	}
 
 	private static List<Metric> latency(double micros, double error) {
