@@ -29,16 +29,17 @@ import org.jspecify.annotations.Nullable;
  * @param jmhIterations the measured JMH iterations of each variant in each round
  * @param jmhTime the length of each JMH iteration, warm-up and measured
  * @param jmhForks the JMH forks of each variant; zero runs JMH in the harness's JVM
+ * @param ensemble the number of ZooKeeper servers: 1 for a standalone server
  * @param reapWait the longest wait for ZooKeeper to reap a variant's empty nodes
  * @param jvmOptions further options of the worker JVMs and JMH's forks
  * @param serverSettings further lines of the server's {@code zoo.cfg}
- * @param output the directory of the results, logs and the server's data
+ * @param output the directory of the results, logs and the servers' data
  * @param chart where to write the hot-key chart, if anywhere
  */
 record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duration seconds, Duration warmup, int rounds,
 		List<Integer> hotKeyThreads, int jvmThreads, int manyKeys, int manyKeysThreads, int jmhIterations,
-		Duration jmhTime, int jmhForks, Duration reapWait, List<String> jvmOptions, List<String> serverSettings,
-		Path output, @Nullable Path chart) {
+		Duration jmhTime, int jmhForks, int ensemble, Duration reapWait, List<String> jvmOptions,
+		List<String> serverSettings, Path output, @Nullable Path chart) {
 
 	static final String USAGE = """
 			Usage: java -jar lock-benchmarks.jar [options]
@@ -63,6 +64,9 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			                             warm-up iterations
 			  --jmh-time 1               seconds of each JMH iteration
 			  --jmh-forks 1              JMH forks per variant (0: inside this JVM)
+			  --ensemble 1               ZooKeeper servers: 1 standalone, or an ensemble of 3 (or
+			                             more), each in its own JVM; every client connects to
+			                             the same follower
 			  --reap-wait 60             longest wait in seconds for ZooKeeper to reap empty nodes
 			  --jvm-options "-X.. -D.."  more options of the worker JVMs and JMH's forks
 			  --zoo-cfg key=value,...    more lines of the server's zoo.cfg, such as forceSync=no
@@ -91,6 +95,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		int jmhIterations = 3;
 		Duration jmhTime = Duration.ofSeconds(1);
 		int jmhForks = 1;
+		int ensemble = 1;
 		Duration reapWait = Duration.ofSeconds(60);
 		List<String> jvmOptions = List.of();
 		List<String> serverSettings = List.of();
@@ -120,6 +125,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 				case "--jmh-iterations" -> jmhIterations = Integer.parseInt(value);
 				case "--jmh-time" -> jmhTime = seconds(value);
 				case "--jmh-forks" -> jmhForks = Integer.parseInt(value);
+				case "--ensemble" -> ensemble = Integer.parseInt(value);
 				case "--reap-wait" -> reapWait = seconds(value);
 				case "--jvm-options" -> jvmOptions = List.of(value.trim().split("\\s+"));
 				case "--zoo-cfg" -> serverSettings = list(value);
@@ -133,9 +139,12 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		if (allVariants.stream().map(Variant::name).distinct().count() < allVariants.size()) {
 			throw new IllegalArgumentException("Variant names must differ: " + allVariants);
 		}
+		if (ensemble < 1) {
+			throw new IllegalArgumentException("--ensemble must be at least 1: " + ensemble);
+		}
 		return new BenchmarkOptions(scenarios, allVariants, seconds, warmup, rounds, hotKeyThreads, jvmThreads,
-				manyKeys, manyKeysThreads, jmhIterations, jmhTime, jmhForks, reapWait, jvmOptions, serverSettings,
-				output, chart);
+				manyKeys, manyKeysThreads, jmhIterations, jmhTime, jmhForks, ensemble, reapWait, jvmOptions,
+				serverSettings, output, chart);
 	}
 
 	private static List<String> list(String value) {

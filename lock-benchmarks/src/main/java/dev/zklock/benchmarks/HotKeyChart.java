@@ -52,13 +52,17 @@ final class HotKeyChart {
 
 	private final List<Integer> threadCounts;
 
+	private final int servers;
+
 	/**
 	 * Creates a chart of the hot-key rows among the given ones.
 	 * @param variants the variants, in legend order; those that do not run in the hot-key
 	 * scenario are left out
+	 * @param servers the number of ZooKeeper servers of the run
 	 * @param rows the rows of the run
 	 */
-	HotKeyChart(List<Variant> variants, List<ResultRow> rows) {
+	HotKeyChart(List<Variant> variants, int servers, List<ResultRow> rows) {
+		this.servers = servers;
 		this.variants = variants.stream().filter((variant) -> variant.runsIn(Scenario.HOT_KEY)).toList();
 		this.rows = rows.stream().filter((row) -> row.scenario() == Scenario.HOT_KEY).toList();
 		this.threadCounts = this.rows.stream().map(ResultRow::threads).distinct().sorted().toList();
@@ -104,11 +108,12 @@ final class HotKeyChart {
 	private void drawFrame(Graphics2D g, Scale scale) {
 		g.setColor(Color.BLACK);
 		g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 20));
-		g.drawString("One hot key: lock throughput against threads in one JVM", LEFT, 40);
+		g.drawString("One hot key: lock throughput against threads in one JVM", LEFT, 34);
 		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-		g.drawString(
-				"Acquire + release of one key, tiny critical section; one ZooKeeper server, same run. Higher is better.",
-				LEFT, 64);
+		g.drawString("Acquire + release of one key, tiny critical section, all in the same run. Higher is better.",
+				LEFT, 56);
+		g.drawString("On " + ZooKeeperEnsemble.summary(this.servers) + "; dashed, the limit: a fair lock in the JVM.",
+				LEFT, 75);
 		int plotWidth = WIDTH - LEFT - RIGHT;
 		int plotHeight = HEIGHT - TOP - BOTTOM;
 		FontMetrics metrics = g.getFontMetrics();

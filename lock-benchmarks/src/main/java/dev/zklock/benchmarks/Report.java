@@ -23,14 +23,18 @@ final class Report {
 
 	private final LimitRatios limits;
 
+	private final int servers;
+
 	private final Map<String, List<ResultRow>> settings = new LinkedHashMap<>();
 
 	/**
 	 * Creates a report.
 	 * @param variants the variants, limits included, in column order
+	 * @param servers the number of ZooKeeper servers of the run
 	 * @param rows the measured rows, in the order they ran
 	 */
-	Report(List<Variant> variants, List<ResultRow> rows) {
+	Report(List<Variant> variants, int servers, List<ResultRow> rows) {
+		this.servers = servers;
 		this.variants = variants.stream().filter((variant) -> !variant.isLimit()).toList();
 		this.limitNames = variants.stream().filter(Variant::isLimit).map(Variant::name).toList();
 		this.limits = new LimitRatios(variants, rows);
@@ -54,6 +58,14 @@ final class Report {
 	}
 
 	/**
+	 * The number of ZooKeeper servers of the run.
+	 * @return 1 for a standalone server
+	 */
+	int servers() {
+		return this.servers;
+	}
+
+	/**
 	 * The variants against the limits of the run.
 	 * @return the ratios
 	 */
@@ -67,8 +79,10 @@ final class Report {
 	 */
 	String toMarkdown() {
 		StringBuilder text = new StringBuilder();
-		text.append(
-				"Throughput in acquisitions per second; in brackets, the ratio against raw Curator in the same run.\n\n");
+		text.append("On ")
+			.append(ZooKeeperEnsemble.summary(this.servers))
+			.append(". Throughput in acquisitions per second; in brackets, the ratio against raw Curator in the same ")
+			.append("run.\n\n");
 		appendByVariant(text, (row) -> throughput(row) + " (" + ratioText(row) + ")", Report::throughput);
 		text.append("\nZooKeeper writes per acquisition, counted at each variant's client, warm-up included.\n\n");
 		appendByVariant(text, Report::writesText, Report::writesText);

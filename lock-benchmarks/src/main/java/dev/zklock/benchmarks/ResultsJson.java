@@ -38,9 +38,10 @@ final class ResultsJson {
 			.map((metric) -> "{\"name\": " + string(metric.name()) + ", \"value\": " + number(metric.value())
 					+ ", \"unit\": " + string(metric.unit()) + "}")
 			.collect(Collectors.joining(", ", "[", "]"));
-		return "{\"scenario\": " + string(row.scenario().id()) + ", \"setting\": " + string(row.setting())
-				+ ", \"threads\": " + row.threads() + ", \"variant\": " + string(row.variant()) + ", \"throughput\": "
-				+ number(row.throughput()) + ", \"ratioToCurator\": " + optional(report.ratio(row)) + ", \"limit\": "
+		return "{\"servers\": " + report.servers() + ", \"scenario\": " + string(row.scenario().id())
+				+ ", \"setting\": " + string(row.setting()) + ", \"threads\": " + row.threads() + ", \"variant\": "
+				+ string(row.variant()) + ", \"throughput\": " + number(row.throughput()) + ", \"ratioToCurator\": "
+				+ optional(report.ratio(row)) + ", \"limit\": "
 				+ report.limits().limitOf(row).map((limit) -> string(limit.variant())).orElse("null")
 				+ ", \"throughputToLimit\": " + optional(report.limits().throughputToLimit(row))
 				+ ", \"writesPerAcquisition\": " + number(row.writesPerAcquisition()) + ", \"exclusion\": "

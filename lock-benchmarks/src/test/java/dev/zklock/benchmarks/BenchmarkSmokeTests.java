@@ -30,10 +30,10 @@ class BenchmarkSmokeTests {
 		Path output = Path.of("target", "benchmark-smoke");
 		Path chart = output.resolve("hot-key.png");
 		BenchmarkOptions options = BenchmarkOptions.parse("--scenario",
-				"uncontended,hot-key,two-jvms,sixteen-keys,many-keys", "--seconds", "0.3", "--warmup", "0", "--threads",
-				"1,4", "--jvm-threads", "2", "--keys", "100", "--jmh-forks", "0", "--jmh-iterations", "1", "--jmh-time",
-				"0.1", "--reap-wait", "5", "--jvm-options", "-XX:TieredStopAtLevel=1", "--output", output.toString(),
-				"--chart", chart.toString());
+				"uncontended,hot-key,two-jvms,sixteen-keys,many-keys", "--seconds", "0.2", "--rounds", "1", "--warmup",
+				"0", "--threads", "1,4", "--jvm-threads", "2", "--keys", "100", "--jmh-forks", "0", "--jmh-iterations",
+				"1", "--jmh-time", "0.1", "--reap-wait", "5", "--jvm-options", "-XX:TieredStopAtLevel=1", "--output",
+				output.toString(), "--chart", chart.toString());
 		// Measuring nothing, it need not wait for another JMH run on the machine
 		System.setProperty("jmh.ignoreLock", "true");
 		List<ResultRow> rows = BenchmarkHarness.run(options);
@@ -76,6 +76,24 @@ class BenchmarkSmokeTests {
 			.contains("time per cycle ÷ one set-data round trip");
 		BufferedImage image = ImageIO.read(chart.toFile());
 		assertThat(image.getWidth()).isGreaterThan(image.getHeight());
+	}
+
+	@Test
+	void anEnsembleOfThreeServesTheWorkers() throws Exception {
+		Path output = Path.of("target", "benchmark-smoke-ensemble");
+		BenchmarkOptions options = BenchmarkOptions.parse("--ensemble", "3", "--scenario", "hot-key", "--library",
+				"ours-template", "--threads", "2", "--seconds", "0.2", "--rounds", "1", "--warmup", "0",
+				"--jvm-options", "-XX:TieredStopAtLevel=1", "--output", output.toString());
+		List<ResultRow> rows = BenchmarkHarness.run(options);
+		assertThat(rows).singleElement().satisfies((row) -> {
+			assertThat(row.exclusion()).isEqualTo(Exclusion.HELD);
+			assertThat(row.writesPerAcquisition()).isPositive();
+		});
+		assertThat(Files.readString(output.resolve("results.md"))).startsWith("On a ZooKeeper ensemble of 3 servers");
+		for (int id = 1; id <= 3; id++) {
+			assertThat(Files.readString(output.resolve("zookeeper/server-" + id + "/zoo.cfg")))
+				.contains("server.3=127.0.0.1:");
+		}
 	}
 
 	@Test
