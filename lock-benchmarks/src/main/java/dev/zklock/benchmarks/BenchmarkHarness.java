@@ -57,9 +57,8 @@ public final class BenchmarkHarness {
 		long start = System.nanoTime();
 		Path output = Files.createDirectories(options.output());
 		List<ResultRow> rows = new ArrayList<>();
-		try (ZooKeeperEnsemble servers = ZooKeeperEnsemble.start(output.resolve("zookeeper"), options.ensemble(),
-				options.serverSettings())) {
-			servers.awaitServing(Duration.ofSeconds(60));
+		try (ZooKeeperEnsemble servers = ZooKeeperEnsemble.startServing(output.resolve("zookeeper"), options.ensemble(),
+				options.serverSettings(), Duration.ofSeconds(60))) {
 			System.out.println(servers.describe() + "; logs in " + output);
 			if (options.scenarios().contains(Scenario.UNCONTENDED)) {
 				System.out.println("JMH: uncontended cycle (logs: jmh-round-N.log in " + output + ")");

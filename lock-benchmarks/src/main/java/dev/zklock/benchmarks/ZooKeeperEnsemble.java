@@ -27,12 +27,54 @@ import org.jspecify.annotations.Nullable;
  */
 final class ZooKeeperEnsemble implements AutoCloseable {
 
+	private static final int ATTEMPTS = 3;
+
 	private final List<ZooKeeperServerProcess> servers;
 
 	private @Nullable ZooKeeperServerProcess clientsServer;
 
 	private ZooKeeperEnsemble(List<ZooKeeperServerProcess> servers) {
 		this.servers = servers;
+	}
+
+	/**
+	 * Starts the servers and waits until they serve. A port found free can be taken by
+	 * another process before a server binds it: the servers then start again, on other
+	 * ports, up to three times.
+	 * @param directory the directory of the servers' own directories
+	 * @param size the number of servers: 1 for a standalone server
+	 * @param settings further lines of every server's {@code zoo.cfg}
+	 * @param timeout how long to wait for them to serve, each time
+	 * @return the serving servers
+	 * @throws IOException if no free port can be found
+	 * @throws InterruptedException if interrupted while waiting
+	 * @throws IllegalStateException if a server exits or they do not serve in time
+	 */
+	static ZooKeeperEnsemble startServing(Path directory, int size, List<String> settings, Duration timeout)
+			throws IOException, InterruptedException {
+		for (int attempt = 1;; attempt++) {
+			ZooKeeperEnsemble servers = start(directory, size, settings);
+			try {
+				servers.awaitServing(timeout);
+				return servers;
+			}
+			catch (IllegalStateException ex) {
+				servers.close();
+				if (attempt == ATTEMPTS || !servers.lostAPort()) {
+					throw ex;
+				}
+				System.out.println("A port was taken before ZooKeeper bound it; starting again on other ports");
+			}
+		}
+	}
+
+	private boolean lostAPort() throws IOException {
+		for (ZooKeeperServerProcess server : this.servers) {
+			if (Files.exists(server.log()) && Files.readString(server.log()).contains("BindException")) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -45,7 +87,7 @@ final class ZooKeeperEnsemble implements AutoCloseable {
 	 * @throws InterruptedException if interrupted while stopping the servers of a failed
 	 * start
 	 */
-	static ZooKeeperEnsemble start(Path directory, int size, List<String> settings)
+	private static ZooKeeperEnsemble start(Path directory, int size, List<String> settings)
 			throws IOException, InterruptedException {
 		List<Integer> clientPorts = new ArrayList<>();
 		List<String> ensemble = new ArrayList<>();
@@ -83,7 +125,7 @@ final class ZooKeeperEnsemble implements AutoCloseable {
 	 * @throws InterruptedException if interrupted while waiting
 	 * @throws IllegalStateException if a server exits or they do not serve in time
 	 */
-	void awaitServing(Duration timeout) throws InterruptedException {
+	private void awaitServing(Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (System.nanoTime() < deadline) {
 			List<@Nullable String> modes = this.servers.stream().map(ZooKeeperServerProcess::mode).toList();
