@@ -53,6 +53,14 @@ public final class BenchmarkHarness {
 	 * @throws Exception if the run fails
 	 */
 	static List<ResultRow> run(BenchmarkOptions options) throws Exception {
+		if (options.scenarios().contains(Scenario.VIRTUAL_THREADS) && VirtualThreads.unsupportedReason().isPresent()) {
+			System.out.println("Skipping the virtual-thread scenario: " + VirtualThreads.unsupportedReason().get());
+			return run(options.without(Scenario.VIRTUAL_THREADS));
+		}
+		if (options.scenarios().isEmpty()) {
+			System.out.println("No scenario to run");
+			return List.of();
+		}
 		System.setProperty("java.awt.headless", "true");
 		long start = System.nanoTime();
 		Path output = Files.createDirectories(options.output());
@@ -89,9 +97,17 @@ public final class BenchmarkHarness {
 
 	private static void report(ResultRow row, List<ResultRow> rows) {
 		rows.add(row);
-		System.out.printf(Locale.ROOT, "  %-24s %-24s %-20s %10.1f acquisitions/s  exclusion %s%n",
+		String pinned = "";
+		if (row.metric(FixedKeysMeasurement.PINNED).isPresent()) {
+			pinned = String.format(Locale.ROOT, "  pinned %.0f", row.metric(FixedKeysMeasurement.PINNED).getAsDouble());
+		}
+		if (row.metric(FixedKeysMeasurement.PINNED_OUTSIDE).isPresent()) {
+			pinned += String.format(Locale.ROOT, " (%.0f in warm-up and end)",
+					row.metric(FixedKeysMeasurement.PINNED_OUTSIDE).getAsDouble());
+		}
+		System.out.printf(Locale.ROOT, "  %-24s %-24s %-20s %10.1f acquisitions/s  exclusion %s%s%n",
 				row.scenario().title(), row.setting(), row.variant(), row.throughput(),
-				row.exclusion().name().toLowerCase(Locale.ROOT));
+				row.exclusion().name().toLowerCase(Locale.ROOT), pinned);
 	}
 
 }

@@ -26,6 +26,7 @@ import org.jspecify.annotations.Nullable;
  * @param jvmThreads the threads of each JVM in the two-JVM scenario
  * @param manyKeys the number of distinct keys of the many-keys scenario
  * @param manyKeysThreads the threads of the many-keys scenario
+ * @param virtualThreads the virtual threads of the virtual-thread scenario
  * @param jmhIterations the measured JMH iterations of each variant in each round
  * @param jmhTime the length of each JMH iteration, warm-up and measured
  * @param jmhForks the JMH forks of each variant; zero runs JMH in the harness's JVM
@@ -37,14 +38,15 @@ import org.jspecify.annotations.Nullable;
  * @param chart where to write the hot-key chart, if anywhere
  */
 record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duration seconds, Duration warmup, int rounds,
-		List<Integer> hotKeyThreads, int jvmThreads, int manyKeys, int manyKeysThreads, int jmhIterations,
-		Duration jmhTime, int jmhForks, int ensemble, Duration reapWait, List<String> jvmOptions,
+		List<Integer> hotKeyThreads, int jvmThreads, int manyKeys, int manyKeysThreads, int virtualThreads,
+		int jmhIterations, Duration jmhTime, int jmhForks, int ensemble, Duration reapWait, List<String> jvmOptions,
 		List<String> serverSettings, Path output, @Nullable Path chart) {
 
 	static final String USAGE = """
 			Usage: java -jar lock-benchmarks.jar [options]
 			  --all                      run every scenario (the default)
-			  --scenario a,b             uncontended, hot-key, two-jvms, sixteen-keys, many-keys
+			  --scenario a,b             uncontended, hot-key, two-jvms, sixteen-keys, many-keys,
+			                             virtual-threads (Java 21 or later: skipped before)
 			  --library a,b              curator, spring-integration, ours-annotation, ours-template,
 			                             and the limits set-data (uncontended cycle) and
 			                             fair-local-lock (hot-key scenarios); default all;
@@ -60,6 +62,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			  --jvm-threads 8            threads per JVM in the two-JVM scenario
 			  --keys 20000               distinct keys of the many-keys scenario
 			  --keys-threads 16          threads of the many-keys scenario
+			  --virtual-threads 10000    virtual threads of the virtual-thread scenario
 			  --jmh-iterations 3         measured JMH iterations per variant and round, after two
 			                             warm-up iterations
 			  --jmh-time 1               seconds of each JMH iteration
@@ -92,6 +95,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		int jvmThreads = 8;
 		int manyKeys = 20_000;
 		int manyKeysThreads = 16;
+		int virtualThreads = 10_000;
 		int jmhIterations = 3;
 		Duration jmhTime = Duration.ofSeconds(1);
 		int jmhForks = 1;
@@ -122,6 +126,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 				case "--jvm-threads" -> jvmThreads = Integer.parseInt(value);
 				case "--keys" -> manyKeys = Integer.parseInt(value);
 				case "--keys-threads" -> manyKeysThreads = Integer.parseInt(value);
+				case "--virtual-threads" -> virtualThreads = Integer.parseInt(value);
 				case "--jmh-iterations" -> jmhIterations = Integer.parseInt(value);
 				case "--jmh-time" -> jmhTime = seconds(value);
 				case "--jmh-forks" -> jmhForks = Integer.parseInt(value);
@@ -143,8 +148,8 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			throw new IllegalArgumentException("--ensemble must be at least 1: " + ensemble);
 		}
 		return new BenchmarkOptions(scenarios, allVariants, seconds, warmup, rounds, hotKeyThreads, jvmThreads,
-				manyKeys, manyKeysThreads, jmhIterations, jmhTime, jmhForks, ensemble, reapWait, jvmOptions,
-				serverSettings, output, chart);
+				manyKeys, manyKeysThreads, virtualThreads, jmhIterations, jmhTime, jmhForks, ensemble, reapWait,
+				jvmOptions, serverSettings, output, chart);
 	}
 
 	private static List<String> list(String value) {
@@ -179,6 +184,21 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		List<String> options = new ArrayList<>(List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC"));
 		options.addAll(this.jvmOptions);
 		return options;
+	}
+
+	/**
+	 * The same options without a scenario.
+	 * @param scenario the scenario to leave out
+	 * @return the options
+	 */
+	BenchmarkOptions without(Scenario scenario) {
+		Set<Scenario> remaining = EnumSet.noneOf(Scenario.class);
+		remaining.addAll(this.scenarios);
+		remaining.remove(scenario);
+		return new BenchmarkOptions(remaining, this.variants, this.seconds, this.warmup, this.rounds,
+				this.hotKeyThreads, this.jvmThreads, this.manyKeys, this.manyKeysThreads, this.virtualThreads,
+				this.jmhIterations, this.jmhTime, this.jmhForks, this.ensemble, this.reapWait, this.jvmOptions,
+				this.serverSettings, this.output, this.chart);
 	}
 
 	boolean runsWorkers() {

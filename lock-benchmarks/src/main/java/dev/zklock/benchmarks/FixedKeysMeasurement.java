@@ -25,6 +25,17 @@ record FixedKeysMeasurement(List<WorkerResult> perJvm, long overlaps, long short
 	 */
 	static final String THROUGHPUT = "throughput";
 
+	/**
+	 * The virtual threads' pinned events in the measured window, among the metrics of
+	 * virtual threads.
+	 */
+	static final String PINNED = "pinned events";
+
+	/**
+	 * The virtual threads' pinned events in the warm-up and the end of the run.
+	 */
+	static final String PINNED_OUTSIDE = "pinned events in warm-up and end";
+
 	FixedKeysMeasurement {
 		perJvm = List.copyOf(perJvm);
 	}
@@ -44,7 +55,8 @@ record FixedKeysMeasurement(List<WorkerResult> perJvm, long overlaps, long short
 
 	/**
 	 * The row of the measurement: throughput of all JVMs together, each JVM's share when
-	 * there are several, each JVM's longest wait, and what broke exclusion, if anything.
+	 * there are several, each JVM's longest wait, the pinned events of virtual threads,
+	 * and what broke exclusion, if anything.
 	 * @param scenario the scenario
 	 * @param setting the setting
 	 * @param threads the threads of all JVMs together
@@ -62,6 +74,11 @@ record FixedKeysMeasurement(List<WorkerResult> perJvm, long overlaps, long short
 				metrics.add(new Metric(ofJvm(i + 1, THROUGHPUT), jvm.throughput(), "/s"));
 			}
 			metrics.add(new Metric(several ? ofJvm(i + 1, "max wait") : "max wait", jvm.maxWaitNanos() / 1e6, "ms"));
+		}
+		if (this.perJvm.stream().allMatch((jvm) -> jvm.pinnedEvents() != null && jvm.pinnedOutside() != null)) {
+			metrics.add(new Metric(PINNED, this.perJvm.stream().mapToLong(WorkerResult::pinnedEvents).sum(), ""));
+			metrics
+				.add(new Metric(PINNED_OUTSIDE, this.perJvm.stream().mapToLong(WorkerResult::pinnedOutside).sum(), ""));
 		}
 		boolean held = this.overlaps == 0 && this.shortfall == 0;
 		if (!held) {

@@ -6,7 +6,8 @@ import java.util.Map;
  * The lock libraries the benchmarks compare, named on the command line {@code curator},
  * {@code spring-integration}, {@code ours-annotation} and {@code ours-template}, and the
  * physical limits they are measured against in the same run, {@code set-data} and
- * {@code fair-local-lock}, each in the scenarios where it is the limit.
+ * {@code fair-local-lock}, each in the scenarios where it is the limit (the local lock
+ * also where virtual threads take turns).
  */
 enum Library {
 
@@ -70,9 +71,20 @@ enum Library {
 	boolean runsIn(Scenario scenario) {
 		return switch (this) {
 			case SET_DATA -> scenario == Scenario.UNCONTENDED;
-			case FAIR_LOCAL_LOCK -> scenario == Scenario.HOT_KEY || scenario == Scenario.TWO_JVMS;
+			case FAIR_LOCAL_LOCK ->
+				scenario == Scenario.HOT_KEY || scenario == Scenario.TWO_JVMS || scenario == Scenario.VIRTUAL_THREADS;
 			default -> true;
 		};
+	}
+
+	/**
+	 * Whether the threads of one JVM that wait for the same key wait inside the JVM, with
+	 * one of them at a time in ZooKeeper's queue, rather than each with a node of its own
+	 * in ZooKeeper's queue.
+	 * @return false for the libraries built on Curator's {@code InterProcessMutex}
+	 */
+	boolean queuesWaitersInTheJvm() {
+		return this != CURATOR && this != SPRING_INTEGRATION;
 	}
 
 	/**

@@ -13,6 +13,7 @@ import dev.zklock.benchmarks.ResultRow.Exclusion;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Runs every scenario for every library and limit at tiny sizes against a real ZooKeeper
@@ -38,7 +39,7 @@ class BenchmarkSmokeTests {
 		System.setProperty("jmh.ignoreLock", "true");
 		List<ResultRow> rows = BenchmarkHarness.run(options);
 		assertThat(rows).hasSize(6 * VARIANTS.size() + 4);
-		for (Scenario scenario : Scenario.values()) {
+		for (Scenario scenario : options.scenarios()) {
 			assertThat(rows).filteredOn((row) -> row.scenario() == scenario)
 				.extracting(ResultRow::variant)
 				.containsAll(VARIANTS);
@@ -46,7 +47,9 @@ class BenchmarkSmokeTests {
 		assertThat(rows).filteredOn((row) -> row.variant().equals("fair-local-lock"))
 			.extracting(ResultRow::scenario)
 			.containsExactly(Scenario.HOT_KEY, Scenario.HOT_KEY, Scenario.TWO_JVMS);
-		assertThat(rows).allSatisfy((row) -> assertThat(row.throughput()).isPositive());
+		// A cold worker's first acquisition may end after a window this short: no timing
+		// here
+		assertThat(rows).allSatisfy((row) -> assertThat(row.throughput()).isNotNegative());
 		// Each of Curator's acquisitions creates a node and deletes it
 		assertThat(rows).filteredOn((row) -> row.variant().equals("curator"))
 			.allSatisfy((row) -> assertThat(row.writesPerAcquisition()).isGreaterThanOrEqualTo(2));
@@ -94,6 +97,39 @@ class BenchmarkSmokeTests {
 			assertThat(Files.readString(output.resolve("zookeeper/server-" + id + "/zoo.cfg")))
 				.contains("server.3=127.0.0.1:");
 		}
+	}
+
+	@Test
+	void virtualThreadsTakeTurnsOnOneKeyAndLockAKeyEachOnJava21AndLater() throws Exception {
+		assumeTrue(VirtualThreads.unsupportedReason().isEmpty(), "Virtual threads need Java 21 or later");
+		Path output = Path.of("target", "benchmark-smoke-virtual-threads");
+		BenchmarkOptions options = BenchmarkOptions.parse("--scenario", "virtual-threads", "--virtual-threads", "200",
+				"--library", "curator,ours-template,fair-local-lock", "--seconds", "0.3", "--warmup", "0.2",
+				"--jvm-options", "-XX:TieredStopAtLevel=1", "--output", output.toString());
+		List<ResultRow> rows = BenchmarkHarness.run(options);
+		// Curator queues every waiting thread in ZooKeeper: left out on one key
+		assertThat(rows).filteredOn((row) -> row.setting().startsWith("1 key"))
+			.extracting(ResultRow::variant)
+			.containsExactly("ours-template", "fair-local-lock");
+		assertThat(rows).filteredOn((row) -> row.setting().startsWith("200 keys"))
+			.extracting(ResultRow::variant)
+			.containsExactly("curator", "ours-template", "fair-local-lock");
+		assertThat(rows).allSatisfy((row) -> {
+			assertThat(row.threads()).isEqualTo(200);
+			assertThat(row.throughput()).isNotNegative();
+			assertThat(row.metric(FixedKeysMeasurement.PINNED)).isPresent();
+		});
+		assertThat(rows).filteredOn((row) -> row.setting().startsWith("1 key"))
+			.allSatisfy((row) -> assertThat(row.exclusion()).isEqualTo(Exclusion.HELD));
+		assertThat(output.resolve("workers")).isDirectoryContaining("glob:**-pinned.jfr");
+	}
+
+	@Test
+	void virtualThreadsAreSkippedBeforeJava21() throws Exception {
+		assumeTrue(VirtualThreads.unsupportedReason().isPresent(), "Virtual threads run on Java 21 and later");
+		BenchmarkOptions options = BenchmarkOptions.parse("--scenario", "virtual-threads", "--output",
+				Path.of("target", "benchmark-smoke-no-virtual-threads").toString());
+		assertThat(BenchmarkHarness.run(options)).isEmpty();
 	}
 
 	@Test
