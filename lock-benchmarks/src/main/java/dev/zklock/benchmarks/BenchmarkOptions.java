@@ -66,7 +66,10 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			  --jmh-iterations 3         measured JMH iterations per variant and round, after two
 			                             warm-up iterations
 			  --jmh-time 1               seconds of each JMH iteration
-			  --jmh-forks 1              JMH forks per variant (0: inside this JVM)
+			  --jmh-forks 1              JMH forks per variant; 0 runs them all inside this JVM,
+			                             one after the other, each on the code that those before
+			                             it loaded and compiled: to try the harness, not to
+			                             compare variants
 			  --ensemble 1               ZooKeeper servers: 1 standalone, or an ensemble of 3 (or
 			                             more), each in its own JVM; every client connects to
 			                             the same follower

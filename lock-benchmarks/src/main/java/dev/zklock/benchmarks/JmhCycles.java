@@ -26,7 +26,10 @@ import org.openjdk.jmh.util.ListStatistics;
 /**
  * Runs {@link UncontendedCycleBenchmark} for every variant through JMH's API: two warm-up
  * iterations and the configured number of measured ones, one second each unless
- * configured otherwise, in forks with the workers' JVM options. JMH's own report goes to
+ * configured otherwise, in forks with the workers' JVM options. Each variant needs a fork
+ * of its own to be compared: in a shared JVM, the variant measured first pays for loading
+ * and compiling the code that the others then share (the ZooKeeper client, Curator, and
+ * for the annotation the template's whole path). JMH's own report goes to
  * {@code jmh-round-N.log} and {@code jmh-round-N.json} in the output directory, the
  * forks' counts of ZooKeeper writes to {@code jmh-writes.txt}.
  */
