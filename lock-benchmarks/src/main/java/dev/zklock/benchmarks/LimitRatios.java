@@ -140,6 +140,9 @@ final class LimitRatios {
 	private static String perJvmText(ResultRow row, ResultRow limit) {
 		List<Double> ours = jvmThroughputs(row);
 		List<Double> limits = jvmThroughputs(limit);
+		if (ours.stream().allMatch((throughput) -> throughput == 0)) {
+			return "no acquisition measured";
+		}
 		List<String> ratios = new ArrayList<>();
 		List<String> shares = new ArrayList<>();
 		boolean kept = true;
@@ -169,7 +172,10 @@ final class LimitRatios {
 	 * small ratios against a local lock stay readable.
 	 */
 	private static String ratio(double value) {
-		if (value >= 0.1 || value <= 0 || !Double.isFinite(value)) {
+		if (value == 0) {
+			return "0";
+		}
+		if (value >= 0.1 || value < 0 || !Double.isFinite(value)) {
 			return String.format(Locale.ROOT, "%.2f×", value);
 		}
 		return String.format(Locale.ROOT, "1/%,.0f", 1 / value);
