@@ -1,11 +1,7 @@
 package dev.zklock.benchmarks;
 
-import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,11 +10,11 @@ import java.util.Locale;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
- * Compares zklock with raw Curator and Spring Integration on one ZooKeeper server, in one
- * run: starts the server in its own JVM, runs the uncontended cycle through JMH and the
- * other scenarios in worker JVMs, then prints a Markdown report and writes
- * {@code results.json}, {@code results.md} and, when asked, the hot-key chart.
- * {@code --help} lists the options.
+ * Compares zklock with raw Curator and Spring Integration, and with the physical limits,
+ * on one ZooKeeper server or an ensemble, in one run: starts the servers in JVMs of their
+ * own, runs the uncontended cycle through JMH and the other scenarios in worker JVMs,
+ * then prints a Markdown report and writes {@code results.json}, {@code results.md} and,
+ * when asked, the hot-key chart. {@code --help} lists the options.
  */
 public final class BenchmarkHarness {
 
@@ -57,36 +53,41 @@ public final class BenchmarkHarness {
 	 * @throws Exception if the run fails
 	 */
 	static List<ResultRow> run(BenchmarkOptions options) throws Exception {
+		if (options.scenarios().contains(Scenario.VIRTUAL_THREADS) && VirtualThreads.unsupportedReason().isPresent()) {
+			System.out.println("Skipping the virtual-thread scenario: " + VirtualThreads.unsupportedReason().get());
+			return run(options.without(Scenario.VIRTUAL_THREADS));
+		}
+		if (options.scenarios().isEmpty()) {
+			System.out.println("No scenario to run");
+			return List.of();
+		}
 		System.setProperty("java.awt.headless", "true");
 		long start = System.nanoTime();
 		Path output = Files.createDirectories(options.output());
 		List<ResultRow> rows = new ArrayList<>();
-		Path serverDirectory = output.resolve("zookeeper");
-		try (ZooKeeperServerProcess server = ZooKeeperServerProcess.start(serverDirectory, options.serverSettings());
-				CuratorFramework client = connect(server)) {
-			System.out.println("ZooKeeper server on " + server.connectString() + "; logs in " + output);
+		try (ZooKeeperEnsemble servers = ZooKeeperEnsemble.startServing(output.resolve("zookeeper"), options.ensemble(),
+				options.serverSettings(), Duration.ofSeconds(60))) {
+			System.out.println(servers.describe() + "; logs in " + output);
 			if (options.scenarios().contains(Scenario.UNCONTENDED)) {
 				System.out.println("JMH: uncontended cycle (logs: jmh-round-N.log in " + output + ")");
-				new JmhCycles(options, server.connectString()).run().forEach((row) -> report(row, rows));
+				new JmhCycles(options, servers.connectString()).run().forEach((row) -> report(row, rows));
 			}
 			if (options.runsWorkers()) {
-				try (ScenarioRunner runner = ScenarioRunner.start(options, server.connectString(),
-						new NodeCensus(client), output.resolve("workers"))) {
+				try (CuratorFramework client = CuratorConnections.open(servers.connectString());
+						ScenarioRunner runner = ScenarioRunner.start(options, servers.connectString(),
+								new NodeCensus(client), output.resolve("workers"))) {
 					runner.run((row) -> report(row, rows));
 				}
 			}
 		}
-		finally {
-			deleteRecursively(serverDirectory.resolve("data"));
-		}
-		Report report = new Report(options.variants(), rows);
+		Report report = new Report(options.variants(), options.ensemble(), rows);
 		String markdown = report.toMarkdown();
 		Files.writeString(output.resolve("results.md"), markdown);
 		ResultsJson.write(output.resolve("results.json"), rows, report);
 		System.out.println();
 		System.out.println(markdown);
 		if (options.chart() != null) {
-			new HotKeyChart(options.variants(), rows).write(options.chart());
+			new HotKeyChart(options.variants(), options.ensemble(), rows).write(options.chart());
 			System.out.println("Chart: " + options.chart());
 		}
 		System.out.printf(Locale.ROOT, "Results: %s; the run took %s%n", output.resolve("results.json"),
@@ -94,37 +95,19 @@ public final class BenchmarkHarness {
 		return rows;
 	}
 
-	private static CuratorFramework connect(ZooKeeperServerProcess server) throws InterruptedException {
-		server.awaitServing(Duration.ofSeconds(60));
-		return CuratorConnections.open(server.connectString());
-	}
-
 	private static void report(ResultRow row, List<ResultRow> rows) {
 		rows.add(row);
-		System.out.printf(Locale.ROOT, "  %-24s %-24s %-20s %10.1f acquisitions/s  exclusion %s%n",
-				row.scenario().title(), row.setting(), row.variant(), row.throughput(),
-				row.exclusion().name().toLowerCase(Locale.ROOT));
-	}
-
-	private static void deleteRecursively(Path directory) throws IOException {
-		if (!Files.exists(directory)) {
-			return;
+		String pinned = "";
+		if (row.metric(FixedKeysMeasurement.PINNED).isPresent()) {
+			pinned = String.format(Locale.ROOT, "  pinned %.0f", row.metric(FixedKeysMeasurement.PINNED).getAsDouble());
 		}
-		Files.walkFileTree(directory, new SimpleFileVisitor<>() {
-
-			@Override
-			public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-				Files.delete(file);
-				return FileVisitResult.CONTINUE;
-			}
-
-			@Override
-			public FileVisitResult postVisitDirectory(Path dir, IOException ex) throws IOException {
-				Files.delete(dir);
-				return FileVisitResult.CONTINUE;
-			}
-
-		});
+		if (row.metric(FixedKeysMeasurement.PINNED_OUTSIDE).isPresent()) {
+			pinned += String.format(Locale.ROOT, " (%.0f in warm-up and end)",
+					row.metric(FixedKeysMeasurement.PINNED_OUTSIDE).getAsDouble());
+		}
+		System.out.printf(Locale.ROOT, "  %-24s %-24s %-20s %10.1f acquisitions/s  exclusion %s%s%n",
+				row.scenario().title(), row.setting(), row.variant(), row.throughput(),
+				row.exclusion().name().toLowerCase(Locale.ROOT), pinned);
 	}
 
 }

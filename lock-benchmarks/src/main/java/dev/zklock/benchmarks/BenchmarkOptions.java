@@ -13,10 +13,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The command line of a benchmark run. The defaults run every scenario for the four
- * built-in variants in about ten minutes on two cores.
+ * built-in variants and the two limits in about ten minutes on two cores.
  *
  * @param scenarios the scenarios to run
- * @param variants the variants to compare, the baseline included
+ * @param variants the variants to compare, the baseline and the limits included
  * @param seconds how long each variant is measured in each fixed-keys setting, all rounds
  * together
  * @param warmup how long each round warms up before measuring
@@ -26,25 +26,31 @@ import org.jspecify.annotations.Nullable;
  * @param jvmThreads the threads of each JVM in the two-JVM scenario
  * @param manyKeys the number of distinct keys of the many-keys scenario
  * @param manyKeysThreads the threads of the many-keys scenario
- * @param jmhIterations the measured one-second JMH iterations of each variant in each
- * round
+ * @param virtualThreads the virtual threads of the virtual-thread scenario
+ * @param jmhIterations the measured JMH iterations of each variant in each round
+ * @param jmhTime the length of each JMH iteration, warm-up and measured
  * @param jmhForks the JMH forks of each variant; zero runs JMH in the harness's JVM
+ * @param ensemble the number of ZooKeeper servers: 1 for a standalone server
  * @param reapWait the longest wait for ZooKeeper to reap a variant's empty nodes
  * @param jvmOptions further options of the worker JVMs and JMH's forks
  * @param serverSettings further lines of the server's {@code zoo.cfg}
- * @param output the directory of the results, logs and the server's data
+ * @param output the directory of the results, logs and the servers' data
  * @param chart where to write the hot-key chart, if anywhere
  */
 record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duration seconds, Duration warmup, int rounds,
-		List<Integer> hotKeyThreads, int jvmThreads, int manyKeys, int manyKeysThreads, int jmhIterations, int jmhForks,
-		Duration reapWait, List<String> jvmOptions, List<String> serverSettings, Path output, @Nullable Path chart) {
+		List<Integer> hotKeyThreads, int jvmThreads, int manyKeys, int manyKeysThreads, int virtualThreads,
+		int jmhIterations, Duration jmhTime, int jmhForks, int ensemble, Duration reapWait, List<String> jvmOptions,
+		List<String> serverSettings, Path output, @Nullable Path chart) {
 
 	static final String USAGE = """
 			Usage: java -jar lock-benchmarks.jar [options]
 			  --all                      run every scenario (the default)
-			  --scenario a,b             uncontended, hot-key, two-jvms, sixteen-keys, many-keys
-			  --library a,b              curator, spring-integration, ours-annotation, ours-template
-			                             (default all; curator is the baseline of the ratios)
+			  --scenario a,b             uncontended, hot-key, two-jvms, sixteen-keys, many-keys,
+			                             virtual-threads (Java 21 or later: skipped before)
+			  --library a,b              curator, spring-integration, ours-annotation, ours-template,
+			                             and the limits set-data (uncontended cycle) and
+			                             fair-local-lock (hot-key scenarios); default all;
+			                             curator is the baseline of the ratios
 			  --variant name=lib:p=v,... one more variant, such as
 			                             ours-no-handoff=ours-template:distributed-lock.hand-off.enabled=false
 			  --seconds 10               measured seconds of each variant in each timed setting
@@ -56,8 +62,17 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			  --jvm-threads 8            threads per JVM in the two-JVM scenario
 			  --keys 20000               distinct keys of the many-keys scenario
 			  --keys-threads 16          threads of the many-keys scenario
-			  --jmh-iterations 3         measured one-second JMH iterations per variant and round
-			  --jmh-forks 1              JMH forks per variant (0: inside this JVM)
+			  --virtual-threads 10000    virtual threads of the virtual-thread scenario
+			  --jmh-iterations 3         measured JMH iterations per variant and round, after two
+			                             warm-up iterations
+			  --jmh-time 1               seconds of each JMH iteration
+			  --jmh-forks 1              JMH forks per variant; 0 runs them all inside this JVM,
+			                             one after the other, each on the code that those before
+			                             it loaded and compiled: to try the harness, not to
+			                             compare variants
+			  --ensemble 1               ZooKeeper servers: 1 standalone, or an ensemble of 3 (or
+			                             more), each in its own JVM; every client connects to
+			                             the same follower
 			  --reap-wait 60             longest wait in seconds for ZooKeeper to reap empty nodes
 			  --jvm-options "-X.. -D.."  more options of the worker JVMs and JMH's forks
 			  --zoo-cfg key=value,...    more lines of the server's zoo.cfg, such as forceSync=no
@@ -83,8 +98,11 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		int jvmThreads = 8;
 		int manyKeys = 20_000;
 		int manyKeysThreads = 16;
+		int virtualThreads = 10_000;
 		int jmhIterations = 3;
+		Duration jmhTime = Duration.ofSeconds(1);
 		int jmhForks = 1;
+		int ensemble = 1;
 		Duration reapWait = Duration.ofSeconds(60);
 		List<String> jvmOptions = List.of();
 		List<String> serverSettings = List.of();
@@ -111,8 +129,11 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 				case "--jvm-threads" -> jvmThreads = Integer.parseInt(value);
 				case "--keys" -> manyKeys = Integer.parseInt(value);
 				case "--keys-threads" -> manyKeysThreads = Integer.parseInt(value);
+				case "--virtual-threads" -> virtualThreads = Integer.parseInt(value);
 				case "--jmh-iterations" -> jmhIterations = Integer.parseInt(value);
+				case "--jmh-time" -> jmhTime = seconds(value);
 				case "--jmh-forks" -> jmhForks = Integer.parseInt(value);
+				case "--ensemble" -> ensemble = Integer.parseInt(value);
 				case "--reap-wait" -> reapWait = seconds(value);
 				case "--jvm-options" -> jvmOptions = List.of(value.trim().split("\\s+"));
 				case "--zoo-cfg" -> serverSettings = list(value);
@@ -126,9 +147,12 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		if (allVariants.stream().map(Variant::name).distinct().count() < allVariants.size()) {
 			throw new IllegalArgumentException("Variant names must differ: " + allVariants);
 		}
+		if (ensemble < 1) {
+			throw new IllegalArgumentException("--ensemble must be at least 1: " + ensemble);
+		}
 		return new BenchmarkOptions(scenarios, allVariants, seconds, warmup, rounds, hotKeyThreads, jvmThreads,
-				manyKeys, manyKeysThreads, jmhIterations, jmhForks, reapWait, jvmOptions, serverSettings, output,
-				chart);
+				manyKeys, manyKeysThreads, virtualThreads, jmhIterations, jmhTime, jmhForks, ensemble, reapWait,
+				jvmOptions, serverSettings, output, chart);
 	}
 
 	private static List<String> list(String value) {
@@ -165,8 +189,32 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		return options;
 	}
 
+	/**
+	 * The same options without a scenario.
+	 * @param scenario the scenario to leave out
+	 * @return the options
+	 */
+	BenchmarkOptions without(Scenario scenario) {
+		Set<Scenario> remaining = EnumSet.noneOf(Scenario.class);
+		remaining.addAll(this.scenarios);
+		remaining.remove(scenario);
+		return new BenchmarkOptions(remaining, this.variants, this.seconds, this.warmup, this.rounds,
+				this.hotKeyThreads, this.jvmThreads, this.manyKeys, this.manyKeysThreads, this.virtualThreads,
+				this.jmhIterations, this.jmhTime, this.jmhForks, this.ensemble, this.reapWait, this.jvmOptions,
+				this.serverSettings, this.output, this.chart);
+	}
+
 	boolean runsWorkers() {
 		return this.scenarios.stream().anyMatch((scenario) -> scenario != Scenario.UNCONTENDED);
+	}
+
+	/**
+	 * The variants that run in a scenario, in order.
+	 * @param scenario the scenario
+	 * @return its variants
+	 */
+	List<Variant> variantsIn(Scenario scenario) {
+		return this.variants.stream().filter((variant) -> variant.runsIn(scenario)).toList();
 	}
 
 }

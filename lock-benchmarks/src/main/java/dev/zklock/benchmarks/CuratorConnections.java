@@ -22,8 +22,19 @@ final class CuratorConnections {
 	 * @return the started, connected client
 	 */
 	static CuratorFramework open(String connectString) {
+		return open(connectString, new ZooKeeperWrites());
+	}
+
+	/**
+	 * Opens a client that counts its writes, and waits until it is connected.
+	 * @param connectString the ZooKeeper connect string
+	 * @param writes counts the client's writes
+	 * @return the started, connected client
+	 */
+	static CuratorFramework open(String connectString, ZooKeeperWrites writes) {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
+			.zookeeperFactory(writes)
 			.sessionTimeoutMs(60_000)
 			.connectionTimeoutMs(15_000)
 			.retryPolicy(new ExponentialBackoffRetry(50, 10, 500))

@@ -2,7 +2,6 @@ package dev.zklock.benchmarks;
 
 import java.util.concurrent.TimeUnit;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 
 /**
@@ -10,14 +9,12 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
  * an application without a lock registry would use it. A mutex is cheap to create and
  * retains nothing once released, so this is the baseline of both speed and memory.
  */
-final class CuratorDriver implements LockDriver {
-
-	private final CuratorFramework client;
+final class CuratorDriver extends CuratorClientDriver {
 
 	private final String rootPath;
 
 	CuratorDriver(String connectString, String rootPath) {
-		this.client = CuratorConnections.open(connectString);
+		super(connectString);
 		this.rootPath = rootPath;
 	}
 
@@ -33,11 +30,6 @@ final class CuratorDriver implements LockDriver {
 		finally {
 			mutex.release();
 		}
-	}
-
-	@Override
-	public void close() {
-		this.client.close();
 	}
 
 }

@@ -19,8 +19,9 @@ import javax.imageio.ImageIO;
 
 /**
  * Draws the hot-key scenario as a PNG line chart: throughput against the number of
- * threads of one JVM, a line per variant, both axes logarithmic so that libraries tens of
- * times apart stay readable. Java2D only, so it works headless on any JDK.
+ * threads of one JVM, a line per variant and a dashed one for the limit, the fair local
+ * lock, both axes logarithmic so that libraries tens of times apart stay readable. Java2D
+ * only, so it works headless on any JDK.
  */
 final class HotKeyChart {
 
@@ -40,19 +41,29 @@ final class HotKeyChart {
 			new Color(0x1f, 0x77, 0xb4), new Color(0xff, 0x7f, 0x0e), new Color(0x94, 0x67, 0xbd),
 			new Color(0x8c, 0x56, 0x4b), new Color(0xd6, 0x27, 0x28) };
 
+	private static final BasicStroke SOLID = new BasicStroke(3f);
+
+	private static final BasicStroke DASHED = new BasicStroke(3f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+			new float[] { 10f, 6f }, 0f);
+
 	private final List<Variant> variants;
 
 	private final List<ResultRow> rows;
 
 	private final List<Integer> threadCounts;
 
+	private final int servers;
+
 	/**
 	 * Creates a chart of the hot-key rows among the given ones.
-	 * @param variants the variants, in legend order
+	 * @param variants the variants, in legend order; those that do not run in the hot-key
+	 * scenario are left out
+	 * @param servers the number of ZooKeeper servers of the run
 	 * @param rows the rows of the run
 	 */
-	HotKeyChart(List<Variant> variants, List<ResultRow> rows) {
-		this.variants = variants;
+	HotKeyChart(List<Variant> variants, int servers, List<ResultRow> rows) {
+		this.servers = servers;
+		this.variants = variants.stream().filter((variant) -> variant.runsIn(Scenario.HOT_KEY)).toList();
 		this.rows = rows.stream().filter((row) -> row.scenario() == Scenario.HOT_KEY).toList();
 		this.threadCounts = this.rows.stream().map(ResultRow::threads).distinct().sorted().toList();
 	}
@@ -97,11 +108,12 @@ final class HotKeyChart {
 	private void drawFrame(Graphics2D g, Scale scale) {
 		g.setColor(Color.BLACK);
 		g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 20));
-		g.drawString("One hot key: lock throughput against threads in one JVM", LEFT, 40);
+		g.drawString("One hot key: lock throughput against threads in one JVM", LEFT, 34);
 		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-		g.drawString(
-				"Acquire + release of one key, tiny critical section; one ZooKeeper server, same run. Higher is better.",
-				LEFT, 64);
+		g.drawString("Acquire + release of one key, tiny critical section, all in the same run. Higher is better.",
+				LEFT, 56);
+		g.drawString("On " + ZooKeeperEnsemble.summary(this.servers) + "; dashed, the limit: a fair lock in the JVM.",
+				LEFT, 75);
 		int plotWidth = WIDTH - LEFT - RIGHT;
 		int plotHeight = HEIGHT - TOP - BOTTOM;
 		FontMetrics metrics = g.getFontMetrics();
@@ -138,7 +150,7 @@ final class HotKeyChart {
 			.sorted((a, b) -> Integer.compare(a.threads(), b.threads()))
 			.toList();
 		g.setColor(color);
-		g.setStroke(new BasicStroke(3f));
+		g.setStroke(variant.isLimit() ? DASHED : SOLID);
 		Path2D line = new Path2D.Double();
 		for (ResultRow point : points) {
 			if (line.getCurrentPoint() == null) {
@@ -158,7 +170,7 @@ final class HotKeyChart {
 		g.fillOval(legendX + 10, legendY - 10, 10, 10);
 		g.setColor(Color.BLACK);
 		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-		g.drawString(variant.name(), legendX + 40, legendY);
+		g.drawString(variant.isLimit() ? variant.name() + " (limit)" : variant.name(), legendX + 40, legendY);
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package dev.zklock.benchmarks;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,10 +24,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.util.ListStatistics;
 
 /**
- * Runs {@link UncontendedCycleBenchmark} for every variant through JMH's API: two
- * one-second warm-up iterations and the configured number of measured ones, in forks with
- * the workers' JVM options. JMH's own report goes to {@code jmh.log} and
- * {@code jmh-result.json} in the output directory.
+ * Runs {@link UncontendedCycleBenchmark} for every variant through JMH's API: two warm-up
+ * iterations and the configured number of measured ones, one second each unless
+ * configured otherwise, in forks with the workers' JVM options. Each variant needs a fork
+ * of its own to be compared: in a shared JVM, the variant measured first pays for loading
+ * and compiling the code that the others then share (the ZooKeeper client, Curator, and
+ * for the annotation the template's whole path). JMH's own report goes to
+ * {@code jmh-round-N.log} and {@code jmh-round-N.json} in the output directory, the
+ * forks' counts of ZooKeeper writes to {@code jmh-writes.txt}.
  */
 final class JmhCycles {
 
@@ -44,9 +50,11 @@ final class JmhCycles {
 	 * variant's measured iterations.
 	 * @return a row per variant
 	 * @throws RunnerException if JMH or a variant fails
+	 * @throws IOException if the forks' counts of writes cannot be read
 	 */
-	List<ResultRow> run() throws RunnerException {
-		List<String> forwards = this.options.variants().stream().map(Variant::toText).toList();
+	List<ResultRow> run() throws RunnerException, IOException {
+		Files.deleteIfExists(writesFile());
+		List<String> forwards = this.options.variantsIn(Scenario.UNCONTENDED).stream().map(Variant::toText).toList();
 		List<String> backwards = new ArrayList<>(forwards);
 		Collections.reverse(backwards);
 		Map<String, ListStatistics> iterations = new LinkedHashMap<>();
@@ -60,13 +68,20 @@ final class JmhCycles {
 				}
 			}
 		}
+		Map<String, Double> writes = CycleWrites.perCycle(writesFile());
 		List<ResultRow> rows = new ArrayList<>();
 		iterations.forEach((variant, statistics) -> {
 			double micros = statistics.getMean();
-			rows.add(new ResultRow(Scenario.UNCONTENDED, "1 thread", 1, Variant.parse(variant).name(), 1e6 / micros,
-					Exclusion.NOT_CHECKED, latency(micros, statistics.getMeanErrorAt(0.999))));
+			String name = Variant.parse(variant).name();
+			rows.add(new ResultRow(Scenario.UNCONTENDED, "1 thread", 1, name, 1e6 / micros,
+					writes.getOrDefault(name, Double.NaN), Exclusion.NOT_CHECKED,
+					latency(micros, statistics.getMeanErrorAt(0.999))));
 		});
 		return rows;
+	}
+
+	private Path writesFile() {
+		return this.options.output().toAbsolutePath().resolve("jmh-writes.txt");
 	}
 
 	private Options options(int round, List<String> variants) {
@@ -74,12 +89,13 @@ final class JmhCycles {
 		return new OptionsBuilder().include(Pattern.quote(UncontendedCycleBenchmark.class.getName()) + ".cycle")
 			.param("variant", variants.toArray(String[]::new))
 			.param("connectString", this.connectString)
+			.param("writesFile", writesFile().toString())
 			.mode(Mode.AverageTime)
 			.timeUnit(TimeUnit.MICROSECONDS)
 			.warmupIterations(2)
-			.warmupTime(TimeValue.seconds(1))
+			.warmupTime(iterationTime())
 			.measurementIterations(this.options.jmhIterations())
-			.measurementTime(TimeValue.seconds(1))
+			.measurementTime(iterationTime())
 			.forks(this.options.jmhForks())
 			.jvmArgs(this.options.workerJvmOptions().toArray(String[]::new))
 			.shouldFailOnError(true)
@@ -87,6 +103,10 @@ final class JmhCycles {
 			.result(output.resolve("jmh-round-" + (round + 1) + ".json").toString())
 			.resultFormat(ResultFormatType.JSON)
 			.build();
+	}
+
+	private TimeValue iterationTime() {
+		return TimeValue.milliseconds(this.options.jmhTime().toMillis());
 	}
 
 	private static List<Metric> latency(double micros, double error) {

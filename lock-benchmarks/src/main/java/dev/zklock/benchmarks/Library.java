@@ -4,7 +4,10 @@ import java.util.Map;
 
 /**
  * The lock libraries the benchmarks compare, named on the command line {@code curator},
- * {@code spring-integration}, {@code ours-annotation} and {@code ours-template}.
+ * {@code spring-integration}, {@code ours-annotation} and {@code ours-template}, and the
+ * physical limits they are measured against in the same run, {@code set-data} and
+ * {@code fair-local-lock}, each in the scenarios where it is the limit (the local lock
+ * also where virtual threads take turns).
  */
 enum Library {
 
@@ -26,7 +29,18 @@ enum Library {
 	/**
 	 * zklock through {@code LockTemplate}.
 	 */
-	OURS_TEMPLATE;
+	OURS_TEMPLATE,
+
+	/**
+	 * The limit of the uncontended cycle: one synchronous ZooKeeper {@code setData}, one
+	 * write round trip.
+	 */
+	SET_DATA,
+
+	/**
+	 * The limit of the hot-key scenarios: a fair {@code ReentrantLock} inside the JVM.
+	 */
+	FAIR_LOCAL_LOCK;
 
 	String id() {
 		return CommandLineNames.of(this);
@@ -38,6 +52,47 @@ enum Library {
 	 */
 	boolean isConfigurable() {
 		return this == OURS_ANNOTATION || this == OURS_TEMPLATE;
+	}
+
+	/**
+	 * Whether this is a physical limit rather than a lock library.
+	 * @return whether it is a limit
+	 */
+	boolean isLimit() {
+		return this == SET_DATA || this == FAIR_LOCAL_LOCK;
+	}
+
+	/**
+	 * Whether the library runs in a scenario: a lock library in every one, a limit only
+	 * in those it is the limit of.
+	 * @param scenario the scenario
+	 * @return whether it runs there
+	 */
+	boolean runsIn(Scenario scenario) {
+		return switch (this) {
+			case SET_DATA -> scenario == Scenario.UNCONTENDED;
+			case FAIR_LOCAL_LOCK ->
+				scenario == Scenario.HOT_KEY || scenario == Scenario.TWO_JVMS || scenario == Scenario.VIRTUAL_THREADS;
+			default -> true;
+		};
+	}
+
+	/**
+	 * Whether the threads of one JVM that wait for the same key wait inside the JVM, with
+	 * one of them at a time in ZooKeeper's queue, rather than each with a node of its own
+	 * in ZooKeeper's queue.
+	 * @return false for the libraries built on Curator's {@code InterProcessMutex}
+	 */
+	boolean queuesWaitersInTheJvm() {
+		return this != CURATOR && this != SPRING_INTEGRATION;
+	}
+
+	/**
+	 * Whether the library's locks exclude the threads of other JVMs too.
+	 * @return false for the local lock
+	 */
+	boolean excludesAcrossJvms() {
+		return this != FAIR_LOCAL_LOCK;
 	}
 
 	/**
@@ -53,6 +108,8 @@ enum Library {
 			case SPRING_INTEGRATION -> new SpringIntegrationDriver(connectString, rootPath);
 			case OURS_ANNOTATION -> ZkLockDriver.annotation(connectString, rootPath, properties);
 			case OURS_TEMPLATE -> ZkLockDriver.template(connectString, rootPath, properties);
+			case SET_DATA -> new SetDataDriver(connectString, rootPath);
+			case FAIR_LOCAL_LOCK -> new FairLocalLockDriver();
 		};
 	}
 

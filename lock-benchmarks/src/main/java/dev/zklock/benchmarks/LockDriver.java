@@ -21,4 +21,11 @@ interface LockDriver extends AutoCloseable {
 	 */
 	void withLock(String key, Runnable work) throws Exception;
 
+	/**
+	 * The ZooKeeper writes (creates, deletes, setData and multi-operation transactions)
+	 * that the driver's client has sent since it was opened, counted as they are sent.
+	 * @return the count
+	 */
+	long writes();
+
 }

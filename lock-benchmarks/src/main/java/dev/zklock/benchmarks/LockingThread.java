@@ -2,17 +2,21 @@ package dev.zklock.benchmarks;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * A thread of a workload: locks key after key through the driver until its key source
- * runs dry, runs a critical section under each lock, and counts the acquisitions and the
- * longest wait of those that completed while the workload was measuring.
+ * A thread of a workload, platform or virtual: locks key after key through the driver
+ * until its key source runs dry, runs a critical section under each lock, and counts the
+ * acquisitions and the longest wait of those that completed while the workload was
+ * measuring.
  */
-final class LockingThread extends Thread {
+final class LockingThread implements Runnable {
+
+	private final String name;
 
 	private final LockDriver driver;
 
@@ -32,8 +36,10 @@ final class LockingThread extends Thread {
 
 	private @Nullable Exception failure;
 
+	private @Nullable Thread thread;
+
 	/**
-	 * Creates a thread; it starts with {@link #start()}.
+	 * Creates a thread; it starts with {@link #start(ThreadFactory)}.
 	 * @param name the thread's name
 	 * @param driver the library under test
 	 * @param keys the next key to lock, or {@code null} to stop
@@ -42,11 +48,22 @@ final class LockingThread extends Thread {
 	 */
 	LockingThread(String name, LockDriver driver, Supplier<@Nullable String> keys, Runnable criticalSection,
 			BooleanSupplier measuring) {
-		super(name);
+		this.name = name;
 		this.driver = driver;
 		this.keys = keys;
 		this.criticalSection = criticalSection;
 		this.measuring = measuring;
+	}
+
+	/**
+	 * Starts the thread.
+	 * @param threads makes the thread, platform or virtual
+	 */
+	void start(ThreadFactory threads) {
+		Thread started = threads.newThread(this);
+		started.setName(this.name);
+		started.start();
+		this.thread = started;
 	}
 
 	@Override
@@ -82,13 +99,17 @@ final class LockingThread extends Thread {
 	 */
 	static void awaitAll(List<LockingThread> threads, Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
-		for (LockingThread thread : threads) {
+		for (LockingThread locker : threads) {
+			Thread thread = locker.thread;
+			if (thread == null) {
+				throw new IllegalStateException(locker.name + " was not started");
+			}
 			thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
 			if (thread.isAlive()) {
-				throw new IllegalStateException(thread.getName() + " did not finish within " + timeout);
+				throw new IllegalStateException(locker.name + " did not finish within " + timeout);
 			}
-			if (thread.failure != null) {
-				throw new IllegalStateException(thread.getName() + " failed", thread.failure);
+			if (locker.failure != null) {
+				throw new IllegalStateException(locker.name + " failed", locker.failure);
 			}
 		}
 	}
@@ -97,10 +118,13 @@ final class LockingThread extends Thread {
 	 * Adds up what the finished threads counted.
 	 * @param threads the threads, finished
 	 * @param nanos the length of the measured window
+	 * @param writes the ZooKeeper writes of the whole run
 	 * @param heapGrowthBytes the heap growth measured around the run, if any
+	 * @param pinned the virtual threads' pinned events recorded during the run, if any
 	 * @return the worker's result
 	 */
-	static WorkerResult sum(List<LockingThread> threads, long nanos, @Nullable Long heapGrowthBytes) {
+	static WorkerResult sum(List<LockingThread> threads, long nanos, long writes, @Nullable Long heapGrowthBytes,
+			PinnedEvents.@Nullable Count pinned) {
 		long measured = 0;
 		long total = 0;
 		long maxWaitNanos = 0;
@@ -109,7 +133,8 @@ final class LockingThread extends Thread {
 			total += thread.total;
 			maxWaitNanos = Math.max(maxWaitNanos, thread.maxWaitNanos);
 		}
-		return new WorkerResult(measured, total, nanos, maxWaitNanos, heapGrowthBytes);
+		return new WorkerResult(measured, total, nanos, maxWaitNanos, writes, heapGrowthBytes,
+				(pinned != null) ? pinned.measured() : null, (pinned != null) ? pinned.outside() : null);
 	}
 
 }

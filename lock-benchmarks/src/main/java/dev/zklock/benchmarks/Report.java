@@ -6,25 +6,38 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * The rows of a run as Markdown: a table of throughput and ratio against raw Curator with
- * a column per variant, and a table of every row with its further measurements.
+ * a column per variant and one for the limit of each setting, one of ZooKeeper writes per
+ * acquisition in the same layout, a table of every row with its further measurements, and
+ * last the {@link LimitRatios ratios against the limits}.
  */
 final class Report {
 
 	private final List<Variant> variants;
 
+	private final List<String> limitNames;
+
+	private final LimitRatios limits;
+
+	private final int servers;
+
 	private final Map<String, List<ResultRow>> settings = new LinkedHashMap<>();
 
 	/**
 	 * Creates a report.
-	 * @param variants the variants, in column order
+	 * @param variants the variants, limits included, in column order
+	 * @param servers the number of ZooKeeper servers of the run
 	 * @param rows the measured rows, in the order they ran
 	 */
-	Report(List<Variant> variants, List<ResultRow> rows) {
-		this.variants = variants;
+	Report(List<Variant> variants, int servers, List<ResultRow> rows) {
+		this.servers = servers;
+		this.variants = variants.stream().filter((variant) -> !variant.isLimit()).toList();
+		this.limitNames = variants.stream().filter(Variant::isLimit).map(Variant::name).toList();
+		this.limits = new LimitRatios(variants, rows);
 		for (ResultRow row : rows) {
 			this.settings.computeIfAbsent(row.scenario().title() + " | " + row.setting(), (key) -> new ArrayList<>())
 				.add(row);
@@ -45,33 +58,37 @@ final class Report {
 	}
 
 	/**
+	 * The number of ZooKeeper servers of the run.
+	 * @return 1 for a standalone server
+	 */
+	int servers() {
+		return this.servers;
+	}
+
+	/**
+	 * The variants against the limits of the run.
+	 * @return the ratios
+	 */
+	LimitRatios limits() {
+		return this.limits;
+	}
+
+	/**
 	 * The report.
 	 * @return the Markdown text
 	 */
 	String toMarkdown() {
 		StringBuilder text = new StringBuilder();
-		text.append(
-				"Throughput in acquisitions per second; in brackets, the ratio against raw Curator in the same run.\n\n");
-		text.append("| scenario | setting | ")
-			.append(this.variants.stream().map(Variant::name).collect(Collectors.joining(" | ")))
-			.append(" |\n|---|---|")
-			.append("--:|".repeat(this.variants.size()))
-			.append('\n');
-		this.settings.forEach((setting, rows) -> {
-			text.append("| ").append(setting).append(" |");
-			for (Variant variant : this.variants) {
-				text.append(' ')
-					.append(rows.stream()
-						.filter((row) -> row.variant().equals(variant.name()))
-						.findFirst()
-						.map((row) -> throughput(row) + " (" + ratioText(row) + ")")
-						.orElse("–"))
-					.append(" |");
-			}
-			text.append('\n');
-		});
-		text.append("\n| scenario | setting | variant | acquisitions/s | × curator | exclusion | measurements |\n")
-			.append("|---|---|---|--:|--:|---|---|\n");
+		text.append("On ")
+			.append(ZooKeeperEnsemble.summary(this.servers))
+			.append(". Throughput in acquisitions per second; in brackets, the ratio against raw Curator in the same ")
+			.append("run.\n\n");
+		appendByVariant(text, (row) -> throughput(row) + " (" + ratioText(row) + ")", Report::throughput);
+		text.append("\nZooKeeper writes per acquisition, counted at each variant's client, warm-up included.\n\n");
+		appendByVariant(text, Report::writesText, Report::writesText);
+		text.append("\n| scenario | setting | variant | acquisitions/s | × curator | writes/acquisition | exclusion "
+				+ "| measurements |\n")
+			.append("|---|---|---|--:|--:|--:|---|---|\n");
 		this.settings.forEach((setting,
 				rows) -> rows.forEach((row) -> text.append("| ")
 					.append(setting)
@@ -82,11 +99,61 @@ final class Report {
 					.append(" | ")
 					.append(ratioText(row))
 					.append(" | ")
+					.append(writesText(row))
+					.append(" | ")
 					.append(exclusionText(row))
 					.append(" | ")
 					.append(row.metrics().stream().map(Metric::toText).collect(Collectors.joining(", ")))
 					.append(" |\n")));
+		text.append('\n').append(this.limits.toMarkdown());
 		return text.toString();
+	}
+
+	/**
+	 * A table with a row per setting, a column per variant and, when limits ran, a column
+	 * for the limit of each setting, named beside its value.
+	 */
+	private void appendByVariant(StringBuilder text, Function<ResultRow, String> cell,
+			Function<ResultRow, String> limitCell) {
+		boolean withLimits = !this.limitNames.isEmpty();
+		text.append("| scenario | setting | ")
+			.append(this.variants.stream().map(Variant::name).collect(Collectors.joining(" | ")))
+			.append(withLimits ? " | limit" : "")
+			.append(" |\n|---|---|")
+			.append("--:|".repeat(this.variants.size() + (withLimits ? 1 : 0)))
+			.append('\n');
+		this.settings.forEach((setting, rows) -> {
+			text.append("| ").append(setting).append(" |");
+			for (Variant variant : this.variants) {
+				text.append(' ').append(cell(rows, variant, cell)).append(" |");
+			}
+			if (withLimits) {
+				text.append(' ')
+					.append(rows.stream()
+						.filter((row) -> this.limitNames.contains(row.variant()))
+						.findFirst()
+						.map((limit) -> limitCell.apply(limit) + " (" + limit.variant() + ")")
+						.orElse("–"))
+					.append(" |");
+			}
+			text.append('\n');
+		});
+	}
+
+	/**
+	 * The cell of a variant in a row of a table.
+	 * @param rows the rows of the table row's setting
+	 * @param variant the variant of the cell
+	 * @param cell the cell's text for the variant's row
+	 * @return the text, or a dash when the variant has no row in the setting
+	 */
+	static String cell(List<ResultRow> rows, Variant variant, Function<ResultRow, String> cell) {
+		return rows.stream().filter((row) -> row.variant().equals(variant.name())).findFirst().map(cell).orElse("–");
+	}
+
+	private static String writesText(ResultRow row) {
+		return Double.isFinite(row.writesPerAcquisition())
+				? String.format(Locale.ROOT, "%.3f", row.writesPerAcquisition()) : "–";
 	}
 
 	private static String throughput(ResultRow row) {

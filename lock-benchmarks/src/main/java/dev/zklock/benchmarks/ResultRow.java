@@ -1,6 +1,7 @@
 package dev.zklock.benchmarks;
 
 import java.util.List;
+import java.util.OptionalDouble;
 
 /**
  * One measured line of the comparison: a variant in a scenario's setting.
@@ -10,14 +11,28 @@ import java.util.List;
  * @param threads the locking threads in all JVMs together
  * @param variant the variant's name
  * @param throughput acquisitions per second, all JVMs together
+ * @param writesPerAcquisition the ZooKeeper writes the variant's clients sent per
+ * acquisition, warm-up included
  * @param exclusion whether mutual exclusion held, as far as the scenario checks it
  * @param metrics further measurements
  */
-record ResultRow(Scenario scenario, String setting, int threads, String variant, double throughput, Exclusion exclusion,
-		List<Metric> metrics) {
+record ResultRow(Scenario scenario, String setting, int threads, String variant, double throughput,
+		double writesPerAcquisition, Exclusion exclusion, List<Metric> metrics) {
 
 	ResultRow {
 		metrics = List.copyOf(metrics);
+	}
+
+	/**
+	 * The value of a further measurement.
+	 * @param name the measurement's name
+	 * @return its value, or empty when the row has none of that name
+	 */
+	OptionalDouble metric(String name) {
+		return this.metrics.stream()
+			.filter((metric) -> metric.name().equals(name))
+			.mapToDouble(Metric::value)
+			.findFirst();
 	}
 
 	/**

@@ -5,11 +5,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
 /**
  * Writes the rows of a run as a JSON array, one object per row with its ratio against raw
- * Curator and its further measurements, for tools that compare runs.
+ * Curator, the limit of its setting and its throughput against the limit's, its ZooKeeper
+ * writes per acquisition and its further measurements, for tools that compare runs.
  */
 final class ResultsJson {
 
@@ -36,12 +38,18 @@ final class ResultsJson {
 			.map((metric) -> "{\"name\": " + string(metric.name()) + ", \"value\": " + number(metric.value())
 					+ ", \"unit\": " + string(metric.unit()) + "}")
 			.collect(Collectors.joining(", ", "[", "]"));
-		return "{\"scenario\": " + string(row.scenario().id()) + ", \"setting\": " + string(row.setting())
-				+ ", \"threads\": " + row.threads() + ", \"variant\": " + string(row.variant()) + ", \"throughput\": "
-				+ number(row.throughput()) + ", \"ratioToCurator\": "
-				+ (report.ratio(row).isPresent() ? number(report.ratio(row).getAsDouble()) : "null")
-				+ ", \"exclusion\": " + string(row.exclusion().name().toLowerCase(Locale.ROOT)) + ", \"metrics\": "
-				+ metrics + "}";
+		return "{\"servers\": " + report.servers() + ", \"scenario\": " + string(row.scenario().id())
+				+ ", \"setting\": " + string(row.setting()) + ", \"threads\": " + row.threads() + ", \"variant\": "
+				+ string(row.variant()) + ", \"throughput\": " + number(row.throughput()) + ", \"ratioToCurator\": "
+				+ optional(report.ratio(row)) + ", \"limit\": "
+				+ report.limits().limitOf(row).map((limit) -> string(limit.variant())).orElse("null")
+				+ ", \"throughputToLimit\": " + optional(report.limits().throughputToLimit(row))
+				+ ", \"writesPerAcquisition\": " + number(row.writesPerAcquisition()) + ", \"exclusion\": "
+				+ string(row.exclusion().name().toLowerCase(Locale.ROOT)) + ", \"metrics\": " + metrics + "}";
+	}
+
+	private static String optional(OptionalDouble value) {
+		return value.isPresent() ? number(value.getAsDouble()) : "null";
 	}
 
 	private static String number(double value) {

@@ -29,7 +29,12 @@ enum Scenario {
 	/**
 	 * Threads lock many distinct keys once each.
 	 */
-	MANY_KEYS("distinct keys");
+	MANY_KEYS("distinct keys"),
+
+	/**
+	 * Many virtual threads on one key, then each on a key of its own; Java 21 and later.
+	 */
+	VIRTUAL_THREADS("virtual threads");
 
 	private final String title;
 

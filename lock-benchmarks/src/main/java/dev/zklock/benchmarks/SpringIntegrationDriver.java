@@ -1,7 +1,5 @@
 package dev.zklock.benchmarks;
 
-import org.apache.curator.framework.CuratorFramework;
-
 import org.springframework.integration.zookeeper.lock.ZookeeperLockRegistry;
 
 /**
@@ -10,14 +8,12 @@ import org.springframework.integration.zookeeper.lock.ZookeeperLockRegistry;
  * acquired with {@code tryLock(waitTime)}, which first checks the connection with a
  * {@code checkExists} on the registry's executor.
  */
-final class SpringIntegrationDriver implements LockDriver {
-
-	private final CuratorFramework client;
+final class SpringIntegrationDriver extends CuratorClientDriver {
 
 	private final ZookeeperLockRegistry registry;
 
 	SpringIntegrationDriver(String connectString, String rootPath) {
-		this.client = CuratorConnections.open(connectString);
+		super(connectString);
 		this.registry = new ZookeeperLockRegistry(this.client, rootPath);
 	}
 
@@ -29,7 +25,7 @@ final class SpringIntegrationDriver implements LockDriver {
 	@Override
 	public void close() {
 		this.registry.destroy();
-		this.client.close();
+		super.close();
 	}
 
 }

@@ -1,5 +1,8 @@
 package dev.zklock.benchmarks;
 
+import java.io.IOException;
+import java.nio.file.Path;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -10,7 +13,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * JMH benchmark of the uncontended cycle: one thread acquires and releases the lock of
  * one key, with an empty critical section. {@link JmhCycles} runs it once per variant,
- * each in a fork of its own, against the harness's ZooKeeper server.
+ * each in a fork of its own, against the harness's ZooKeeper server. At the end of a
+ * fork, its cycles and the ZooKeeper writes they sent go to the {@link CycleWrites} file.
  */
 @State(Scope.Benchmark)
 public class UncontendedCycleBenchmark {
@@ -27,10 +31,18 @@ public class UncontendedCycleBenchmark {
 	@Param("127.0.0.1:2181")
 	public String connectString;
 
+	/**
+	 * Where the fork adds its count of cycles and writes; empty for nowhere.
+	 */
+	@Param("")
+	public String writesFile;
+
 	private static final Runnable NOTHING = () -> {
 	};
 
 	private LockDriver driver;
+
+	private long cycles;
 
 	/**
 	 * Connects the variant's driver.
@@ -47,15 +59,27 @@ public class UncontendedCycleBenchmark {
 	@Benchmark
 	public void cycle() throws Exception {
 		this.driver.withLock("uncontended", NOTHING);
+		this.cycles++;
 	}
 
 	/**
-	 * Disconnects the driver.
+	 * Adds the fork's cycles and writes to the file, and disconnects the driver.
 	 * @throws Exception if it cannot be closed
 	 */
 	@TearDown
 	public void disconnect() throws Exception {
-		this.driver.close();
+		try {
+			if (!this.writesFile.isEmpty()) {
+				CycleWrites.append(Path.of(this.writesFile), Variant.parse(this.variant).name(), this.cycles,
+						this.driver.writes());
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot write " + this.writesFile, ex);
+		}
+		finally {
+			this.driver.close();
+		}
 	}
 
 }

@@ -94,6 +94,14 @@ record Variant(String name, Library library, Map<String, String> properties) {
 		return equals(of(Library.CURATOR));
 	}
 
+	boolean isLimit() {
+		return this.library.isLimit();
+	}
+
+	boolean runsIn(Scenario scenario) {
+		return this.library.runsIn(scenario);
+	}
+
 	LockDriver open(String connectString) {
 		return this.library.open(connectString, rootPath(), this.properties);
 	}

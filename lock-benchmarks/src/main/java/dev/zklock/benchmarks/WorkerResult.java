@@ -14,10 +14,17 @@ import org.jspecify.annotations.Nullable;
  * @param nanos the length of the measured window
  * @param maxWaitNanos the longest time a thread of this JVM waited for a lock in the
  * measured window
+ * @param writes the ZooKeeper writes the JVM's client sent over the whole run, warm-up
+ * included, for as many acquisitions as {@code total}
  * @param heapGrowthBytes the growth of the used heap after garbage collection over the
  * run, when the workload measures it
+ * @param pinnedEvents the {@code jdk.VirtualThreadPinned} events of the measured window,
+ * when the threads were virtual
+ * @param pinnedOutside the {@code jdk.VirtualThreadPinned} events of the warm-up and the
+ * end of the run, when the threads were virtual
  */
-record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, @Nullable Long heapGrowthBytes) {
+record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, long writes,
+		@Nullable Long heapGrowthBytes, @Nullable Long pinnedEvents, @Nullable Long pinnedOutside) {
 
 	double throughput() {
 		return this.measured * 1e9 / this.nanos;
@@ -30,7 +37,12 @@ record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, @N
 	 */
 	WorkerResult plus(WorkerResult other) {
 		return new WorkerResult(this.measured + other.measured, this.total + other.total, this.nanos + other.nanos,
-				Math.max(this.maxWaitNanos, other.maxWaitNanos), null);
+				Math.max(this.maxWaitNanos, other.maxWaitNanos), this.writes + other.writes, null,
+				sum(this.pinnedEvents, other.pinnedEvents), sum(this.pinnedOutside, other.pinnedOutside));
+	}
+
+	private static @Nullable Long sum(@Nullable Long one, @Nullable Long other) {
+		return (one != null && other != null) ? one + other : null;
 	}
 
 	/**
@@ -39,8 +51,10 @@ record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, @N
 	 */
 	String toLine() {
 		String line = "measured=" + this.measured + " total=" + this.total + " nanos=" + this.nanos + " maxWaitNanos="
-				+ this.maxWaitNanos;
-		return (this.heapGrowthBytes != null) ? line + " heapGrowthBytes=" + this.heapGrowthBytes : line;
+				+ this.maxWaitNanos + " writes=" + this.writes;
+		line += (this.heapGrowthBytes != null) ? " heapGrowthBytes=" + this.heapGrowthBytes : "";
+		line += (this.pinnedEvents != null) ? " pinnedEvents=" + this.pinnedEvents : "";
+		return line + ((this.pinnedOutside != null) ? " pinnedOutside=" + this.pinnedOutside : "");
 	}
 
 	/**
@@ -55,7 +69,8 @@ record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, @N
 			values.put(pair.substring(0, equals), Long.parseLong(pair.substring(equals + 1)));
 		}
 		return new WorkerResult(values.get("measured"), values.get("total"), values.get("nanos"),
-				values.get("maxWaitNanos"), values.get("heapGrowthBytes"));
+				values.get("maxWaitNanos"), values.get("writes"), values.get("heapGrowthBytes"),
+				values.get("pinnedEvents"), values.get("pinnedOutside"));
 	}
 
 }

@@ -28,13 +28,14 @@ sealed interface Workload permits FixedKeysLoad, DistinctKeysLoad {
 	 * @return the workload
 	 */
 	static Workload parse(String command) {
-		// The probe file's path comes last and may hold spaces
-		String[] words = command.split(" ", 6);
+		// A path comes last and may hold spaces
+		String[] words = command.split(" ", 7);
 		return switch (words[0]) {
 			case "fixed" -> new FixedKeysLoad(Integer.parseInt(words[1]), Integer.parseInt(words[2]),
 					Duration.ofMillis(Long.parseLong(words[3])), Duration.ofMillis(Long.parseLong(words[4])),
-					Path.of(words[5]));
-			case "distinct" -> new DistinctKeysLoad(Integer.parseInt(words[1]), Integer.parseInt(words[2]));
+					words[5].equals("virtual"), Path.of(words[6]));
+			case "distinct" -> new DistinctKeysLoad(Integer.parseInt(words[1]), Integer.parseInt(words[2]),
+					words[3].equals("virtual"), Path.of(command.split(" ", 5)[4]));
 			default -> throw new IllegalArgumentException("Unknown workload '" + command + "'");
 		};
 	}

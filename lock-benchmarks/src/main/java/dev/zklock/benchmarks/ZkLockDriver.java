@@ -21,9 +21,12 @@ final class ZkLockDriver implements LockDriver {
 
 	private final LockCall calls;
 
+	private final ZooKeeperWrites writes;
+
 	private ZkLockDriver(ConfigurableApplicationContext context, LockCall calls) {
 		this.context = context;
 		this.calls = calls;
+		this.writes = context.getBean(ZooKeeperWrites.class);
 	}
 
 	/**
@@ -73,6 +76,11 @@ final class ZkLockDriver implements LockDriver {
 	@Override
 	public void withLock(String key, Runnable work) throws Exception {
 		this.calls.withLock(key, work);
+	}
+
+	@Override
+	public long writes() {
+		return this.writes.count();
 	}
 
 	@Override

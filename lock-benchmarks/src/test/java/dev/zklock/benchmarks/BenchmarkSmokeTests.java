@@ -13,12 +13,13 @@ import dev.zklock.benchmarks.ResultRow.Exclusion;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Runs every worker scenario for every library at tiny sizes against a real ZooKeeper
- * server process, and checks that the harness measured each, saw exclusion hold, and
- * wrote its results and chart. JMH is too slow to start for a smoke run: only its
- * generated benchmark list is checked.
+ * Runs every scenario for every library and limit at tiny sizes against a real ZooKeeper
+ * server process, and checks that the harness measured each, saw exclusion hold, counted
+ * the writes, and wrote its results and chart. JMH runs inside the test's JVM, with
+ * iterations of a tenth of a second, since forks would take too long to start.
  */
 class BenchmarkSmokeTests {
 
@@ -29,31 +30,106 @@ class BenchmarkSmokeTests {
 	void everyScenarioMeasuresEveryLibraryAndExclusionHolds() throws Exception {
 		Path output = Path.of("target", "benchmark-smoke");
 		Path chart = output.resolve("hot-key.png");
-		BenchmarkOptions options = BenchmarkOptions.parse("--scenario", "hot-key,two-jvms,sixteen-keys,many-keys",
-				"--seconds", "0.3", "--warmup", "0", "--threads", "1,4", "--jvm-threads", "2", "--keys", "100",
-				"--reap-wait", "5", "--jvm-options", "-XX:TieredStopAtLevel=1", "--output", output.toString(),
-				"--chart", chart.toString());
+		BenchmarkOptions options = BenchmarkOptions.parse("--scenario",
+				"uncontended,hot-key,two-jvms,sixteen-keys,many-keys", "--seconds", "0.2", "--rounds", "1", "--warmup",
+				"0", "--threads", "1,4", "--jvm-threads", "2", "--keys", "100", "--jmh-forks", "0", "--jmh-iterations",
+				"1", "--jmh-time", "0.1", "--reap-wait", "5", "--jvm-options", "-XX:TieredStopAtLevel=1", "--output",
+				output.toString(), "--chart", chart.toString());
+		// Measuring nothing, it need not wait for another JMH run on the machine
+		System.setProperty("jmh.ignoreLock", "true");
 		List<ResultRow> rows = BenchmarkHarness.run(options);
-		assertThat(rows).hasSize(5 * VARIANTS.size());
-		for (Scenario scenario : List.of(Scenario.HOT_KEY, Scenario.TWO_JVMS, Scenario.SIXTEEN_KEYS,
-				Scenario.MANY_KEYS)) {
+		assertThat(rows).hasSize(6 * VARIANTS.size() + 4);
+		for (Scenario scenario : options.scenarios()) {
 			assertThat(rows).filteredOn((row) -> row.scenario() == scenario)
 				.extracting(ResultRow::variant)
 				.containsAll(VARIANTS);
 		}
-		assertThat(rows).allSatisfy((row) -> assertThat(row.throughput()).isPositive());
-		assertThat(rows).filteredOn((row) -> row.scenario() != Scenario.MANY_KEYS)
+		assertThat(rows).filteredOn((row) -> row.variant().equals("fair-local-lock"))
+			.extracting(ResultRow::scenario)
+			.containsExactly(Scenario.HOT_KEY, Scenario.HOT_KEY, Scenario.TWO_JVMS);
+		// A cold worker's first acquisition may end after a window this short: no timing
+		// here
+		assertThat(rows).allSatisfy((row) -> assertThat(row.throughput()).isNotNegative());
+		// Each of Curator's acquisitions creates a node and deletes it
+		assertThat(rows).filteredOn((row) -> row.variant().equals("curator"))
+			.allSatisfy((row) -> assertThat(row.writesPerAcquisition()).isGreaterThanOrEqualTo(2));
+		assertThat(rows).filteredOn((row) -> row.variant().equals("fair-local-lock"))
+			.allSatisfy((row) -> assertThat(row.writesPerAcquisition()).isZero());
+		assertThat(rows).filteredOn((row) -> VARIANTS.contains(row.variant()))
+			.allSatisfy((row) -> assertThat(row.writesPerAcquisition()).isPositive());
+		assertThat(rows)
+			.filteredOn((row) -> row.scenario() != Scenario.MANY_KEYS && row.scenario() != Scenario.UNCONTENDED)
 			.extracting(ResultRow::exclusion)
 			.containsOnly(Exclusion.HELD);
+		assertThat(rows).filteredOn((row) -> row.variant().equals("set-data"))
+			.singleElement()
+			.satisfies((row) -> assertThat(row.scenario()).isEqualTo(Scenario.UNCONTENDED))
+			.satisfies((row) -> assertThat(row.writesPerAcquisition()).isBetween(1.0, 1.1));
 		assertThat(rows).filteredOn((row) -> row.scenario() == Scenario.TWO_JVMS)
 			.allSatisfy((row) -> assertThat(row.metrics()).extracting(Metric::name)
 				.contains("JVM 1 share", "JVM 2 share", "JVM 1 max wait", "JVM 2 max wait"));
 		assertThat(rows).filteredOn((row) -> row.scenario() == Scenario.MANY_KEYS)
 			.allSatisfy((row) -> assertThat(row.metrics()).extracting(Metric::name)
 				.contains("heap growth", "nodes after reaping"));
-		assertThat(Files.readString(output.resolve("results.json"))).contains("\"ratioToCurator\": 1.0000");
+		assertThat(Files.readString(output.resolve("results.json"))).contains("\"ratioToCurator\": 1.0000")
+			.contains("\"writesPerAcquisition\": ")
+			.contains("\"limit\": \"fair-local-lock\", \"throughputToLimit\": 1.0000");
+		assertThat(Files.readString(output.resolve("results.md"))).contains("Against the physical limits")
+			.contains("each JVM's throughput ÷ fair-local-lock's in that JVM")
+			.contains("time per cycle ÷ one set-data round trip");
 		BufferedImage image = ImageIO.read(chart.toFile());
 		assertThat(image.getWidth()).isGreaterThan(image.getHeight());
+	}
+
+	@Test
+	void anEnsembleOfThreeServesTheWorkers() throws Exception {
+		Path output = Path.of("target", "benchmark-smoke-ensemble");
+		BenchmarkOptions options = BenchmarkOptions.parse("--ensemble", "3", "--scenario", "hot-key", "--library",
+				"ours-template", "--threads", "2", "--seconds", "0.2", "--rounds", "1", "--warmup", "0",
+				"--jvm-options", "-XX:TieredStopAtLevel=1", "--output", output.toString());
+		List<ResultRow> rows = BenchmarkHarness.run(options);
+		assertThat(rows).singleElement().satisfies((row) -> {
+			assertThat(row.exclusion()).isEqualTo(Exclusion.HELD);
+			assertThat(row.writesPerAcquisition()).isPositive();
+		});
+		assertThat(Files.readString(output.resolve("results.md"))).startsWith("On a ZooKeeper ensemble of 3 servers");
+		for (int id = 1; id <= 3; id++) {
+			assertThat(Files.readString(output.resolve("zookeeper/server-" + id + "/zoo.cfg")))
+				.contains("server.3=127.0.0.1:");
+		}
+	}
+
+	@Test
+	void virtualThreadsTakeTurnsOnOneKeyAndLockAKeyEachOnJava21AndLater() throws Exception {
+		assumeTrue(VirtualThreads.unsupportedReason().isEmpty(), "Virtual threads need Java 21 or later");
+		Path output = Path.of("target", "benchmark-smoke-virtual-threads");
+		BenchmarkOptions options = BenchmarkOptions.parse("--scenario", "virtual-threads", "--virtual-threads", "200",
+				"--library", "curator,ours-template,fair-local-lock", "--seconds", "0.3", "--warmup", "0.2",
+				"--jvm-options", "-XX:TieredStopAtLevel=1", "--output", output.toString());
+		List<ResultRow> rows = BenchmarkHarness.run(options);
+		// Curator queues every waiting thread in ZooKeeper: left out on one key
+		assertThat(rows).filteredOn((row) -> row.setting().startsWith("1 key"))
+			.extracting(ResultRow::variant)
+			.containsExactly("ours-template", "fair-local-lock");
+		assertThat(rows).filteredOn((row) -> row.setting().startsWith("200 keys"))
+			.extracting(ResultRow::variant)
+			.containsExactly("curator", "ours-template", "fair-local-lock");
+		assertThat(rows).allSatisfy((row) -> {
+			assertThat(row.threads()).isEqualTo(200);
+			assertThat(row.throughput()).isNotNegative();
+			assertThat(row.metric(FixedKeysMeasurement.PINNED)).isPresent();
+		});
+		assertThat(rows).filteredOn((row) -> row.setting().startsWith("1 key"))
+			.allSatisfy((row) -> assertThat(row.exclusion()).isEqualTo(Exclusion.HELD));
+		assertThat(output.resolve("workers")).isDirectoryContaining("glob:**-pinned.jfr");
+	}
+
+	@Test
+	void virtualThreadsAreSkippedBeforeJava21() throws Exception {
+		assumeTrue(VirtualThreads.unsupportedReason().isPresent(), "Virtual threads run on Java 21 and later");
+		BenchmarkOptions options = BenchmarkOptions.parse("--scenario", "virtual-threads", "--output",
+				Path.of("target", "benchmark-smoke-no-virtual-threads").toString());
+		assertThat(BenchmarkHarness.run(options)).isEmpty();
 	}
 
 	@Test

@@ -38,6 +38,17 @@ class VariantTests {
 	}
 
 	@Test
+	void theLimitsRunOnlyInTheScenariosTheyAreTheLimitOf() {
+		assertThat(Variant.parse("set-data").isLimit()).isTrue();
+		assertThat(Scenario.values()).filteredOn(Library.SET_DATA::runsIn).containsExactly(Scenario.UNCONTENDED);
+		assertThat(Scenario.values()).filteredOn(Library.FAIR_LOCAL_LOCK::runsIn)
+			.containsExactly(Scenario.HOT_KEY, Scenario.TWO_JVMS, Scenario.VIRTUAL_THREADS);
+		assertThat(Library.FAIR_LOCAL_LOCK.excludesAcrossJvms()).isFalse();
+		assertThat(Scenario.values()).allMatch(Library.OURS_TEMPLATE::runsIn);
+		assertThat(Variant.parse("ours-template").isLimit()).isFalse();
+	}
+
+	@Test
 	void propertiesOfAnotherLibraryAreRejected() {
 		assertThatIllegalArgumentException().isThrownBy(() -> Variant.parse("tuned=curator:retries=3"))
 			.withMessageContaining("only zklock");
