@@ -2,9 +2,9 @@ package dev.zklock.zookeeper;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.function.Consumer;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 import dev.zklock.zookeeper.LockQueue.QueuedNode;
 import org.jspecify.annotations.Nullable;
