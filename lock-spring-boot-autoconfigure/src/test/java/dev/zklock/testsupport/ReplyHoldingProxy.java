@@ -14,6 +14,10 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+
 /**
  * A TCP proxy between ZooKeeper clients and a server that can hold the server's replies
  * back, and that records the type of every request the clients send. With the replies
@@ -50,6 +54,8 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 	private final Queue<Integer> requests = new ConcurrentLinkedQueue<>();
 
 	private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+
+	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
 
 	private final Object gate = new Object();
 
@@ -155,8 +161,28 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 		this.requests.clear();
 	}
 
+	/**
+	 * A started and connected client whose connection goes through this proxy, with a
+	 * session of 10 seconds; closed with the proxy.
+	 * @return the client
+	 * @throws InterruptedException if interrupted while connecting
+	 */
+	public CuratorFramework newClient() throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(connectString())
+			.sessionTimeoutMs(10_000)
+			.connectionTimeoutMs(5_000)
+			.retryPolicy(new RetryOneTime(100))
+			.build();
+		this.clients.add(client);
+		client.start();
+		client.blockUntilConnected();
+		return client;
+	}
+
 	@Override
 	public void close() throws IOException {
+		this.clients.forEach(CuratorFramework::close);
 		releaseReplies();
 		this.listener.close();
 		for (Socket socket : this.sockets) {

@@ -21,8 +21,6 @@ import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,20 +57,12 @@ class LockReleaseTests {
 	@BeforeEach
 	void connectThroughProxy() throws Exception {
 		this.proxy = ReplyHoldingProxy.start(this.zookeeper.connectString());
-		this.proxiedClient = CuratorFrameworkFactory.builder()
-			.connectString(this.proxy.connectString())
-			.sessionTimeoutMs(10_000)
-			.connectionTimeoutMs(5_000)
-			.retryPolicy(new RetryOneTime(100))
-			.build();
-		this.proxiedClient.start();
-		this.proxiedClient.blockUntilConnected();
+		this.proxiedClient = this.proxy.newClient();
 	}
 
 	@AfterEach
 	void close() throws Exception {
 		this.threads.shutdownNow();
-		this.proxiedClient.close();
 		this.proxy.close();
 	}
 

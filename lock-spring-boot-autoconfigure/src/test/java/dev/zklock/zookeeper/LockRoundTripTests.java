@@ -16,8 +16,6 @@ import dev.zklock.testsupport.ReplyHoldingProxy;
 import dev.zklock.testsupport.ZooKeeperOperations;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
@@ -53,20 +51,12 @@ class LockRoundTripTests {
 	@BeforeEach
 	void connectThroughProxy() throws Exception {
 		this.proxy = ReplyHoldingProxy.start(this.zookeeper.connectString());
-		this.proxiedClient = CuratorFrameworkFactory.builder()
-			.connectString(this.proxy.connectString())
-			.sessionTimeoutMs(10_000)
-			.connectionTimeoutMs(5_000)
-			.retryPolicy(new RetryOneTime(100))
-			.build();
-		this.proxiedClient.start();
-		this.proxiedClient.blockUntilConnected();
+		this.proxiedClient = this.proxy.newClient();
 	}
 
 	@AfterEach
 	void close() throws Exception {
 		this.threads.shutdownNow();
-		this.proxiedClient.close();
 		this.proxy.close();
 	}
 
