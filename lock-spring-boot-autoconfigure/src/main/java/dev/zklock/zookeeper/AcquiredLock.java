@@ -3,7 +3,7 @@ package dev.zklock.zookeeper;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import dev.zklock.LockHandle;
 import org.jspecify.annotations.Nullable;
@@ -22,7 +22,11 @@ public final class AcquiredLock implements LockHandle {
 
 	private final LockHold hold;
 
-	private final AtomicBoolean released = new AtomicBoolean();
+	private static final AtomicIntegerFieldUpdater<AcquiredLock> RELEASED = AtomicIntegerFieldUpdater
+		.newUpdater(AcquiredLock.class, "released");
+
+	/** {@code 1} once released. */
+	private volatile int released;
 
 	AcquiredLock(ZooKeeperLockRegistry registry, LockEntry entry, LockHold hold) {
 		this.registry = registry;
@@ -46,7 +50,7 @@ public final class AcquiredLock implements LockHandle {
 
 	@Override
 	public boolean isValid() {
-		return !this.released.get() && this.registry.isHeld(this.hold);
+		return this.released == 0 && this.registry.isHeld(this.hold);
 	}
 
 	/**
@@ -56,7 +60,7 @@ public final class AcquiredLock implements LockHandle {
 	 * @return whether the lock was lost
 	 */
 	public boolean isLost() {
-		if (!this.released.get()) {
+		if (this.released == 0) {
 			this.registry.isHeld(this.hold);
 		}
 		return this.hold.lossReason() != null;
@@ -84,7 +88,7 @@ public final class AcquiredLock implements LockHandle {
 	 * lost is no error.
 	 */
 	public void release() {
-		if (this.released.compareAndSet(false, true)) {
+		if (RELEASED.compareAndSet(this, 0, 1)) {
 			this.registry.release(this.entry, this.hold);
 		}
 	}
@@ -107,7 +111,7 @@ public final class AcquiredLock implements LockHandle {
 	public CompletionStage<Void> releaseAfter(Duration delay) {
 		Assert.notNull(delay, "'delay' must not be null");
 		Assert.isTrue(!delay.isNegative(), () -> "'delay' must not be negative, but was " + delay);
-		if (this.released.compareAndSet(false, true)) {
+		if (RELEASED.compareAndSet(this, 0, 1)) {
 			return this.registry.releaseAfter(this.entry, this.hold, delay);
 		}
 		return CompletableFuture.completedStage(null);

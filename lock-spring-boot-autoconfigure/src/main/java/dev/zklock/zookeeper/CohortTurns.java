@@ -1,7 +1,6 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
-import java.util.function.Supplier;
 
 import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockAcquisitionException;
@@ -21,9 +20,6 @@ final class CohortTurns {
 
 	private static final Log logger = LogFactory.getLog(CohortTurns.class);
 
-	private static final Runnable NO_COHORT = () -> {
-	};
-
 	private final QueueTurns queueTurns;
 
 	private final LockLossDetector lossDetector;
@@ -42,7 +38,8 @@ final class CohortTurns {
 	 * @param entry the key's entry
 	 * @param key the lock key
 	 * @param kind the kind of lock
-	 * @param holder who asks, for a node queued in ZooKeeper
+	 * @param applicationName the application's name, for the holder that a node queued in
+	 * ZooKeeper names, or {@code null} for none
 	 * @param waitTime the wait time, for messages
 	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
 	 * @param owner the thread that will own the hold, or {@code null} for none
@@ -50,7 +47,7 @@ final class CohortTurns {
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
-	LockHold take(LockEntry entry, String key, LockNodeKind kind, Supplier<LockHolder> holder, Duration waitTime,
+	LockHold take(LockEntry entry, String key, LockNodeKind kind, @Nullable String applicationName, Duration waitTime,
 			long deadline, @Nullable Thread owner) throws Exception {
 		LockCohort cohort = entry.cohortOf(kind);
 		while (true) {
@@ -60,11 +57,11 @@ final class CohortTurns {
 			}
 			boolean leads = turn.leads();
 			if (leads) {
-				turn = lead(cohort, entry, key, kind, holder, waitTime, deadline);
+				turn = lead(cohort, entry, key, kind, LockHolder.current(applicationName, owner != null), waitTime,
+						deadline);
 			}
 			QueuedNode node = turn.node();
-			LockHold hold = new LockHold(key, node, node.fencingToken(turn.handOff()), owner,
-					(cohort != null) ? () -> cohort.retire(node) : NO_COHORT);
+			LockHold hold = new LockHold(key, node, node.fencingToken(turn.handOff()), owner, cohort);
 			long checkedAt = this.lossDetector.doubts();
 			this.lossDetector.register(hold);
 			if (isHeld(hold, turn, leads) && hold.begin()) {
@@ -123,11 +120,10 @@ final class CohortTurns {
 	 * there is one: a cohort whose leader fails is led by its next waiter.
 	 */
 	private LockCohort.Turn lead(@Nullable LockCohort cohort, LockEntry entry, String key, LockNodeKind kind,
-			Supplier<LockHolder> holder, Duration waitTime, long deadline) throws Exception {
+			LockHolder holder, Duration waitTime, long deadline) throws Exception {
 		LockCohort.Turn turn = null;
 		try {
-			turn = this.queueTurns.take(entry.queue, key, kind, holder.get(), waitTime, deadline,
-					this.lossDetector::pauses);
+			turn = this.queueTurns.take(entry.queue, key, kind, holder, waitTime, deadline, this.lossDetector::pauses);
 			if (turn == null) {
 				throw timeout(entry, key, waitTime, deadline);
 			}

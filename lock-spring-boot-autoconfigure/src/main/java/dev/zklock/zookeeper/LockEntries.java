@@ -2,6 +2,8 @@ package dev.zklock.zookeeper;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
@@ -17,34 +19,50 @@ final class LockEntries {
 
 	private final CuratorFramework client;
 
+	private final UnaryOperator<String> pathOfKey;
+
 	private final HandOffPolicy handOffPolicy;
 
-	LockEntries(CuratorFramework client, HandOffPolicy handOffPolicy) {
+	private final BiFunction<String, @Nullable LockEntry, LockEntry> retainer = this::retained;
+
+	private final BiFunction<String, LockEntry, @Nullable LockEntry> disposer = LockEntries::disposed;
+
+	/**
+	 * Creates the entries of a registry.
+	 * @param client the Curator client
+	 * @param pathOfKey the path of a key's node
+	 * @param handOffPolicy the hand-off policy of every entry
+	 */
+	LockEntries(CuratorFramework client, UnaryOperator<String> pathOfKey, HandOffPolicy handOffPolicy) {
 		this.client = client;
+		this.pathOfKey = pathOfKey;
 		this.handOffPolicy = handOffPolicy;
 	}
 
 	/**
-	 * The entry of a key's node, counted as used once more.
-	 * @param path the key's node path
+	 * The entry of a key, counted as used once more. The key's node path is worked out
+	 * only for a key not in use yet.
+	 * @param key the lock key
 	 * @return the entry
 	 */
-	LockEntry retain(String path) {
-		return this.entries.compute(path, (p, entry) -> {
-			LockEntry retained = (entry != null) ? entry
-					: new LockEntry(new LockQueue(this.client, p), this.handOffPolicy);
-			retained.users++;
-			return retained;
-		});
+	LockEntry retain(String key) {
+		return this.entries.compute(key, this.retainer);
+	}
+
+	private LockEntry retained(String key, @Nullable LockEntry entry) {
+		LockEntry retained = (entry != null) ? entry
+				: new LockEntry(key, new LockQueue(this.client, this.pathOfKey.apply(key)), this.handOffPolicy);
+		retained.users++;
+		return retained;
 	}
 
 	/**
-	 * The entry of a key's node, if it is in use, without counting it as used again.
-	 * @param path the key's node path
+	 * The entry of a key, if it is in use, without counting it as used again.
+	 * @param key the lock key
 	 * @return the entry, or {@code null} if the key is not in use
 	 */
-	@Nullable LockEntry find(String path) {
-		return this.entries.get(path);
+	@Nullable LockEntry find(String key) {
+		return this.entries.get(key);
 	}
 
 	/**
@@ -52,7 +70,11 @@ final class LockEntries {
 	 * @param entry the entry
 	 */
 	void dispose(LockEntry entry) {
-		this.entries.computeIfPresent(entry.queue.keyPath(), (path, current) -> (--current.users > 0) ? current : null);
+		this.entries.computeIfPresent(entry.key, this.disposer);
+	}
+
+	private static @Nullable LockEntry disposed(String key, LockEntry entry) {
+		return (--entry.users > 0) ? entry : null;
 	}
 
 	HandOffPolicy handOffPolicy() {

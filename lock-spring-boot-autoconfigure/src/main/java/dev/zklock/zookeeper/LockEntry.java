@@ -15,6 +15,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class LockEntry {
 
+	final String key;
+
 	final LockQueue queue;
 
 	final ConcurrentMap<Thread, LockHold> holds = new ConcurrentHashMap<>();
@@ -27,7 +29,8 @@ final class LockEntry {
 
 	int users;
 
-	LockEntry(LockQueue queue, HandOffPolicy handOffPolicy) {
+	LockEntry(String key, LockQueue queue, HandOffPolicy handOffPolicy) {
+		this.key = key;
 		this.queue = queue;
 		this.exclusive = handOffPolicy.enabled() ? new LockCohort(false, handOffPolicy, queue::watchBehind) : null;
 		this.shared = handOffPolicy.enabled() ? new LockCohort(true, handOffPolicy, queue::watchBehind) : null;

@@ -1,8 +1,7 @@
 package dev.zklock.zookeeper;
 
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import org.jspecify.annotations.Nullable;
 
@@ -22,19 +21,25 @@ final class LockHold {
 
 	private final @Nullable Thread holder;
 
-	private final Runnable inDoubt;
+	private static final AtomicIntegerFieldUpdater<LockHold> ACQUISITIONS = AtomicIntegerFieldUpdater
+		.newUpdater(LockHold.class, "acquisitions");
 
-	private final Instant acquiredAt = Instant.now();
+	private static final AtomicIntegerFieldUpdater<LockHold> DELAYED_EXITS = AtomicIntegerFieldUpdater
+		.newUpdater(LockHold.class, "delayedExits");
 
-	private final ReentrantLock lock = new ReentrantLock();
+	private final @Nullable LockCohort cohort;
 
-	private final AtomicInteger acquisitions = new AtomicInteger(1);
+	private final long acquiredAtMillis = System.currentTimeMillis();
 
-	private final AtomicInteger delayedExits = new AtomicInteger();
+	private volatile int acquisitions = 1;
+
+	private volatile int delayedExits;
 
 	private volatile @Nullable String lossReason;
 
 	private volatile boolean uncertain;
+
+	// begun, ended and holderInterrupted are guarded by the monitor of this hold
 
 	private boolean begun;
 
@@ -49,15 +54,17 @@ final class LockHold {
 	 * @param fencingToken the hold's fencing token
 	 * @param holder the holding thread, or {@code null} for a hold that belongs to no
 	 * thread
-	 * @param inDoubt runs each time the lock becomes uncertain or lost: the node then
-	 * passes to no other thread of this process
+	 * @param cohort the cohort that passes the node between the threads of this process,
+	 * told to {@link LockCohort#retire retire} it each time the lock becomes uncertain or
+	 * lost; {@code null} for a node that passes to no other thread anyway
 	 */
-	LockHold(String key, LockQueue.QueuedNode node, long fencingToken, @Nullable Thread holder, Runnable inDoubt) {
+	LockHold(String key, LockQueue.QueuedNode node, long fencingToken, @Nullable Thread holder,
+			@Nullable LockCohort cohort) {
 		this.key = key;
 		this.node = node;
 		this.fencingToken = fencingToken;
 		this.holder = holder;
-		this.inDoubt = inDoubt;
+		this.cohort = cohort;
 	}
 
 	String key() {
@@ -81,7 +88,7 @@ final class LockHold {
 	 * @return the acquisition time
 	 */
 	Instant acquiredAt() {
-		return this.acquiredAt;
+		return Instant.ofEpochMilli(this.acquiredAtMillis);
 	}
 
 	LockNodeKind kind() {
@@ -92,7 +99,7 @@ final class LockHold {
 	 * Counts one more acquisition sharing this hold.
 	 */
 	void enter() {
-		this.acquisitions.incrementAndGet();
+		ACQUISITIONS.incrementAndGet(this);
 	}
 
 	/**
@@ -100,7 +107,7 @@ final class LockHold {
 	 * @return whether it was the last, which ends the hold
 	 */
 	boolean exit() {
-		return this.acquisitions.decrementAndGet() == 0;
+		return ACQUISITIONS.decrementAndGet(this) == 0;
 	}
 
 	/**
@@ -108,7 +115,7 @@ final class LockHold {
 	 * lock, but not for its thread.
 	 */
 	void delayExit() {
-		this.delayedExits.incrementAndGet();
+		DELAYED_EXITS.incrementAndGet(this);
 	}
 
 	/**
@@ -116,7 +123,7 @@ final class LockHold {
 	 * @return whether it was the last acquisition, which ends the hold
 	 */
 	boolean exitDelayed() {
-		this.delayedExits.decrementAndGet();
+		DELAYED_EXITS.decrementAndGet(this);
 		return exit();
 	}
 
@@ -126,7 +133,7 @@ final class LockHold {
 	 * @return whether only delayed releases are left
 	 */
 	boolean onlyDelayedLeft() {
-		return this.acquisitions.get() == this.delayedExits.get();
+		return this.acquisitions == this.delayedExits;
 	}
 
 	/**
@@ -159,7 +166,7 @@ final class LockHold {
 
 	void markUncertain() {
 		this.uncertain = true;
-		this.inDoubt.run();
+		retireNode();
 	}
 
 	void markCertain() {
@@ -172,18 +179,20 @@ final class LockHold {
 	 * @return whether this call declared it, rather than an earlier one
 	 */
 	boolean markLost(String reason) {
-		this.lock.lock();
-		try {
+		synchronized (this) {
 			if (this.lossReason != null) {
 				return false;
 			}
 			this.lossReason = reason;
 		}
-		finally {
-			this.lock.unlock();
-		}
-		this.inDoubt.run();
+		retireNode();
 		return true;
+	}
+
+	private void retireNode() {
+		if (this.cohort != null) {
+			this.cohort.retire(this.node);
+		}
 	}
 
 	/**
@@ -193,34 +202,22 @@ final class LockHold {
 	 * which fails or starts again.
 	 * @return whether the hold began; {@code false} if the lock was already lost
 	 */
-	boolean begin() {
-		this.lock.lock();
-		try {
-			if (this.lossReason != null) {
-				return false;
-			}
-			this.begun = true;
-			return true;
+	synchronized boolean begin() {
+		if (this.lossReason != null) {
+			return false;
 		}
-		finally {
-			this.lock.unlock();
-		}
+		this.begun = true;
+		return true;
 	}
 
 	/**
 	 * Interrupts the holding thread, unless the hold has not begun, has ended, or belongs
 	 * to no thread.
 	 */
-	void interruptHolder() {
-		this.lock.lock();
-		try {
-			if (this.begun && !this.ended && this.holder != null) {
-				this.holderInterrupted = true;
-				this.holder.interrupt();
-			}
-		}
-		finally {
-			this.lock.unlock();
+	synchronized void interruptHolder() {
+		if (this.begun && !this.ended && this.holder != null) {
+			this.holderInterrupted = true;
+			this.holder.interrupt();
 		}
 	}
 
@@ -228,15 +225,9 @@ final class LockHold {
 	 * Ends the hold: the holder is never interrupted for it afterwards.
 	 * @return whether the holder was interrupted because the lock was lost
 	 */
-	boolean end() {
-		this.lock.lock();
-		try {
-			this.ended = true;
-			return this.holderInterrupted;
-		}
-		finally {
-			this.lock.unlock();
-		}
+	synchronized boolean end() {
+		this.ended = true;
+		return this.holderInterrupted;
 	}
 
 	@Override

@@ -1,11 +1,10 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -68,7 +67,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 
 	private final LockLossDetector lossDetector;
 
-	private final ConcurrentMap<Object, LockActivity> waiting = new ConcurrentHashMap<>();
+	private final Set<LockWait> waiting = ConcurrentHashMap.newKeySet();
 
 	private volatile @Nullable String applicationName;
 
@@ -113,7 +112,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		Assert.notNull(handOffPolicy, "'handOffPolicy' must not be null");
 		this.client = client;
 		this.rootPath = LockNodeNames.validRootPath(rootPath);
-		this.entries = new LockEntries(client, handOffPolicy);
+		this.entries = new LockEntries(client, this::pathOf, handOffPolicy);
 		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "zklock-registry");
 			thread.setDaemon(true);
@@ -283,7 +282,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 		}
 		Duration waitTime = (requestedWaitTime.compareTo(LONGEST_WAIT) > 0) ? LONGEST_WAIT : requestedWaitTime;
 		long deadline = System.nanoTime() + waitTime.toNanos();
-		LockEntry entry = this.entries.retain(pathOf(key));
+		LockEntry entry = this.entries.retain(key);
 		LockHold current = (owner != null && !(kind instanceof LockNodeKind.Permit)) ? entry.holds.get(owner) : null;
 		if (current != null) {
 			if (kind == LockNodeKind.EXCLUSIVE && current.kind() == LockNodeKind.SHARED) {
@@ -304,11 +303,10 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 			return new AcquiredLock(this, entry, current);
 		}
 		boolean acquired = false;
-		Object waiter = new Object();
-		this.waiting.put(waiter, LockActivity.waiting(key, kind, Instant.now(), owner));
+		LockWait wait = new LockWait(key, kind, owner);
+		this.waiting.add(wait);
 		try {
-			LockHold hold = this.cohortTurns.take(entry, key, kind,
-					() -> LockHolder.current(this.applicationName, owner != null), waitTime, deadline, owner);
+			LockHold hold = this.cohortTurns.take(entry, key, kind, this.applicationName, waitTime, deadline, owner);
 			if (owner != null && !(kind instanceof LockNodeKind.Permit)) {
 				entry.holds.put(owner, hold);
 			}
@@ -332,7 +330,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 					ex);
 		}
 		finally {
-			this.waiting.remove(waiter);
+			this.waiting.remove(wait);
 			if (!acquired) {
 				this.entries.dispose(entry);
 			}
@@ -449,7 +447,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * @return the key's entry, or {@code null} if the key is not in use
 	 */
 	@Nullable LockEntry entryOf(String key) {
-		return this.entries.find(pathOf(key));
+		return this.entries.find(key);
 	}
 
 	boolean isHeld(LockHold hold) {
@@ -499,7 +497,7 @@ public class ZooKeeperLockRegistry implements AutoCloseable {
 	 * @return the awaited locks
 	 */
 	public List<LockActivity> waitingLocks() {
-		return List.copyOf(this.waiting.values());
+		return this.waiting.stream().map(LockWait::activity).toList();
 	}
 
 	/**

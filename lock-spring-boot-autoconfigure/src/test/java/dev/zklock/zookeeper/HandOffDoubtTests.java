@@ -52,7 +52,7 @@ class HandOffDoubtTests {
 		this.client = this.zookeeper.newClient();
 		this.detector = new LockLossDetector(this.client, LostLockPolicy.defaults(), this.scheduler);
 		this.turns = new CohortTurns(new QueueTurns(this.client), this.detector);
-		this.entry = new LockEntry(new LockQueue(this.client, "/locks/hot"),
+		this.entry = new LockEntry("hot", new LockQueue(this.client, "/locks/hot"),
 				new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
 	}
 
@@ -115,8 +115,8 @@ class HandOffDoubtTests {
 	}
 
 	private LockHold take() throws Exception {
-		return this.turns.take(this.entry, "hot", LockNodeKind.EXCLUSIVE, () -> LockHolder.current("doubts", true),
-				LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(), Thread.currentThread());
+		return this.turns.take(this.entry, "hot", LockNodeKind.EXCLUSIVE, "doubts", LONG_WAIT,
+				System.nanoTime() + LONG_WAIT.toNanos(), Thread.currentThread());
 	}
 
 	/**

@@ -119,8 +119,7 @@ class LostLockTests {
 			LockLossDetector detector = new LockLossDetector(client, interruptingOnSuspension(), scheduler);
 			LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/arriving/_c_1-lock-0000000000",
 					LockNodeKind.EXCLUSIVE, 1, client.getZookeeperClient().getZooKeeper().getSessionId());
-			LockHold arriving = new LockHold("arriving", node, node.fencingToken(0), Thread.currentThread(), () -> {
-			});
+			LockHold arriving = new LockHold("arriving", node, node.fencingToken(0), Thread.currentThread(), null);
 			detector.register(arriving);
 			this.zookeeper.stop();
 			await().atMost(AWAIT).until(() -> arriving.lossReason() != null);

@@ -64,8 +64,7 @@ class PauseDetectionTests {
 	private static LockHold heldBy(LockLossDetector detector, CuratorFramework client) throws Exception {
 		LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/paused/lock-0000000000", LockNodeKind.EXCLUSIVE, 1,
 				client.getZookeeperClient().getZooKeeper().getSessionId());
-		LockHold hold = new LockHold("paused", node, node.fencingToken(0), Thread.currentThread(), () -> {
-		});
+		LockHold hold = new LockHold("paused", node, node.fencingToken(0), Thread.currentThread(), null);
 		detector.register(hold);
 		return hold;
 	}
