@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -58,6 +59,8 @@ final class FaultRun implements AutoCloseable {
 
 	private long quietFrom;
 
+	private RunRecord checked;
+
 	private FaultRun(String name, Path directory, Setup setup) throws IOException {
 		this.name = name;
 		this.directory = directory;
@@ -83,22 +86,7 @@ final class FaultRun implements AutoCloseable {
 			run.ensemble.start();
 			run.ensemble.awaitServing(Duration.ofSeconds(30));
 			for (int i = 1; i <= WORKERS; i++) {
-				String worker = "w" + i;
-				List<LinkProxy> links = new ArrayList<>();
-				run.links.put(worker, links);
-				for (ZooKeeperServerProcess server : run.ensemble.servers()) {
-					links.add(LinkProxy.start(worker + "->zk" + server.id(), server.clientPort()));
-				}
-				List<String> properties = new ArrayList<>(setup.workerProperties());
-				properties
-					.add("distributed-lock.zookeeper.session-timeout=" + setup.sessionTimeout().toMillis() + "ms");
-				if (i == 1) {
-					properties.addAll(setup.victimProperties());
-				}
-				run.workers.add(WorkerProcess.start(worker, directory,
-						links.stream().map(LinkProxy::address).collect(Collectors.joining(",")), run.store,
-						THREADS_PER_WORKER, KEYS, WAIT_TIME, properties));
-				run.survivors.add(worker);
+				run.startWorker((i == 1) ? setup.victimProperties() : List.of());
 			}
 			run.awaitEveryThreadWrote(run.now(), Duration.ofSeconds(60));
 			return run;
@@ -107,6 +95,30 @@ final class FaultRun implements AutoCloseable {
 			run.close();
 			throw ex;
 		}
+	}
+
+	/**
+	 * Starts a worker named after its place among every worker the run started, with
+	 * links of its own to every server.
+	 * @param extraProperties properties of its application besides every worker's
+	 * @return the started worker
+	 */
+	private WorkerProcess startWorker(List<String> extraProperties) throws IOException {
+		String worker = "w" + (this.workers.size() + 1);
+		List<LinkProxy> links = new ArrayList<>();
+		this.links.put(worker, links);
+		for (ZooKeeperServerProcess server : this.ensemble.servers()) {
+			links.add(LinkProxy.start(worker + "->zk" + server.id(), server.clientPort()));
+		}
+		List<String> properties = new ArrayList<>(this.setup.workerProperties());
+		properties.add("distributed-lock.zookeeper.session-timeout=" + this.setup.sessionTimeout().toMillis() + "ms");
+		properties.addAll(extraProperties);
+		WorkerProcess started = WorkerProcess.start(worker, this.directory,
+				links.stream().map(LinkProxy::address).collect(Collectors.joining(",")), this.store, THREADS_PER_WORKER,
+				KEYS, WAIT_TIME, properties);
+		this.workers.add(started);
+		this.survivors.add(worker);
+		return started;
 	}
 
 	ZooKeeperEnsemble ensemble() {
@@ -267,6 +279,15 @@ final class FaultRun implements AutoCloseable {
 	}
 
 	/**
+	 * Starts a worker in place of a killed one, under a name of its own and with the
+	 * properties of every worker: it has to make progress as the survivors do.
+	 * @return the new worker
+	 */
+	WorkerProcess startReplacement() throws IOException {
+		return startWorker(List.of());
+	}
+
+	/**
 	 * Marks the moment the faults cleared: from now on every surviving thread must make
 	 * progress.
 	 */
@@ -295,9 +316,26 @@ final class FaultRun implements AutoCloseable {
 		this.store.saveHistories(this.directory);
 		RunRecord record = new RunRecord(histories(), this.store.log(), this.store.values(), this.quietFrom, endedAt,
 				Set.copyOf(this.survivors));
+		this.checked = record;
 		List<Violation> violations = new HistoryChecker(MAX_SILENCE).check(record);
 		Files.write(this.directory.resolve("check.txt"), summary(record, violations), StandardCharsets.UTF_8);
 		return violations;
+	}
+
+	/**
+	 * What the last {@link #quietThenCheck(Duration) check} went over.
+	 * @return the record checked
+	 */
+	RunRecord checked() {
+		return Objects.requireNonNull(this.checked, "Not checked yet");
+	}
+
+	/**
+	 * The run's directory, which its processes log into.
+	 * @return the directory
+	 */
+	Path directory() {
+		return this.directory;
 	}
 
 	private List<History> histories() {
@@ -342,10 +380,8 @@ final class FaultRun implements AutoCloseable {
 
 	private static List<String> summary(RunRecord record, List<Violation> violations) {
 		List<String> lines = new ArrayList<>();
-		long holds = record.histories().stream().mapToLong((history) -> history.holds().size()).sum();
-		long accepted = record.storeLog().stream().filter(StoreWrite::accepted).count();
-		lines.add("holds: " + holds + ", writes accepted: " + accepted + ", rejected: "
-				+ (record.storeLog().size() - accepted) + ", final values: " + record.finalValues());
+		lines.add("holds: " + record.holdCount() + ", writes accepted: " + record.acceptedWrites() + ", rejected: "
+				+ record.refusedWrites() + ", final values: " + record.finalValues());
 		lines.add("quiet from " + record.quietFrom() + " to " + record.endedAt() + ", survivors " + record.survivors());
 		lines.add(violations.size() + " violations");
 		violations.forEach((violation) -> lines.add(violation.toString()));

@@ -20,4 +20,28 @@ import java.util.Set;
 record RunRecord(List<History> histories, List<StoreWrite> storeLog, Map<String, Long> finalValues, long quietFrom,
 		long endedAt, Set<String> survivors) {
 
+	/**
+	 * The holds that every worker recorded, those of killed workers included.
+	 * @return the number of holds
+	 */
+	long holdCount() {
+		return this.histories.stream().mapToLong((history) -> history.holds().size()).sum();
+	}
+
+	/**
+	 * The writes that the store accepted.
+	 * @return the number of accepted writes
+	 */
+	long acceptedWrites() {
+		return this.storeLog.stream().filter(StoreWrite::accepted).count();
+	}
+
+	/**
+	 * The writes that the store refused.
+	 * @return the number of refused writes
+	 */
+	long refusedWrites() {
+		return this.storeLog.size() - acceptedWrites();
+	}
+
 }
