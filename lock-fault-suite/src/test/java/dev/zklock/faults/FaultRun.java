@@ -6,15 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 import org.springframework.util.FileSystemUtils;
 
@@ -51,7 +47,7 @@ final class FaultRun implements AutoCloseable {
 
 	private final List<WorkerProcess> workers = new ArrayList<>();
 
-	private final Map<String, List<LinkProxy>> links = new LinkedHashMap<>();
+	private final WorkerLinks links;
 
 	private final Set<String> survivors = new LinkedHashSet<>();
 
@@ -67,6 +63,7 @@ final class FaultRun implements AutoCloseable {
 		this.setup = setup;
 		this.store = new FencedStore(setup.storeAcceptsStaleTokens());
 		this.ensemble = new ZooKeeperEnsemble(directory, setup.servers());
+		this.links = new WorkerLinks(this.ensemble);
 		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
 	}
 
@@ -105,17 +102,12 @@ final class FaultRun implements AutoCloseable {
 	 */
 	private WorkerProcess startWorker(List<String> extraProperties) throws IOException {
 		String worker = "w" + (this.workers.size() + 1);
-		List<LinkProxy> links = new ArrayList<>();
-		this.links.put(worker, links);
-		for (ZooKeeperServerProcess server : this.ensemble.servers()) {
-			links.add(LinkProxy.start(worker + "->zk" + server.id(), server.clientPort()));
-		}
+		String connectString = this.links.open(worker);
 		List<String> properties = new ArrayList<>(this.setup.workerProperties());
 		properties.add("distributed-lock.zookeeper.session-timeout=" + this.setup.sessionTimeout().toMillis() + "ms");
 		properties.addAll(extraProperties);
-		WorkerProcess started = WorkerProcess.start(worker, this.directory,
-				links.stream().map(LinkProxy::address).collect(Collectors.joining(",")), this.store, THREADS_PER_WORKER,
-				KEYS, WAIT_TIME, properties);
+		WorkerProcess started = WorkerProcess.start(worker, this.directory, connectString, this.store,
+				THREADS_PER_WORKER, KEYS, WAIT_TIME, properties);
 		this.workers.add(started);
 		this.survivors.add(worker);
 		return started;
@@ -150,60 +142,11 @@ final class FaultRun implements AutoCloseable {
 	}
 
 	/**
-	 * The links of a worker, one to each server, in the order of the servers.
-	 * @param worker the worker
-	 * @return its links
+	 * The links of the workers to the servers.
+	 * @return the links
 	 */
-	List<LinkProxy> links(WorkerProcess worker) {
-		return this.links.get(worker.name());
-	}
-
-	/**
-	 * The worker's link to a server.
-	 * @param worker the worker
-	 * @param server the server
-	 * @return the link
-	 */
-	LinkProxy link(WorkerProcess worker, ZooKeeperServerProcess server) {
-		return links(worker).get(this.ensemble.servers().indexOf(server));
-	}
-
-	/**
-	 * The link over which the worker's ZooKeeper client talks now: of those with an open
-	 * connection, the one that last forwarded bytes.
-	 * @param worker the worker
-	 * @return the link in use
-	 */
-	LinkProxy linkInUse(WorkerProcess worker) {
-		return links(worker).stream()
-			.filter(LinkProxy::hasOpenConnection)
-			.max(Comparator.comparingLong(LinkProxy::lastForwardedNanos))
-			.orElseThrow(() -> new IllegalStateException(worker + " has no open connection to ZooKeeper"));
-	}
-
-	/**
-	 * The server the worker's ZooKeeper client talks to now.
-	 * @param worker the worker
-	 * @return the server at the other end of its link in use
-	 */
-	ZooKeeperServerProcess serverInUse(WorkerProcess worker) {
-		return this.ensemble.servers().get(links(worker).indexOf(linkInUse(worker)));
-	}
-
-	/**
-	 * Cuts a worker off from every ZooKeeper server.
-	 * @param worker the worker
-	 */
-	void cutOff(WorkerProcess worker) {
-		links(worker).forEach(LinkProxy::cut);
-	}
-
-	/**
-	 * Heals every link of a worker: cuts, delays and random drops end.
-	 * @param worker the worker
-	 */
-	void heal(WorkerProcess worker) {
-		links(worker).forEach(LinkProxy::heal);
+	WorkerLinks links() {
+		return this.links;
 	}
 
 	List<WorkerProcess> workers() {
@@ -412,7 +355,7 @@ final class FaultRun implements AutoCloseable {
 			}
 		}
 		this.ensemble.close();
-		this.links.values().forEach((links) -> links.forEach(LinkProxy::close));
+		this.links.close();
 		this.store.saveHistories(this.directory);
 		this.store.close();
 		try {

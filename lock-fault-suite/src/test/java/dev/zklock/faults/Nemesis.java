@@ -136,12 +136,12 @@ final class Nemesis {
 				ensemble.awaitServing(RECOVERY);
 			}
 			case CUT_PAST_SESSION, CUT_WITHIN_SESSION -> {
-				this.run.cutOff(worker);
+				this.run.links().cutOff(worker);
 				hold(step);
-				this.run.heal(worker);
+				this.run.links().heal(worker);
 			}
 			case CUT_FROM_SERVER -> {
-				LinkProxy link = this.run.linkInUse(worker);
+				LinkProxy link = this.run.links().inUse(worker);
 				link.cut();
 				hold(step);
 				link.heal();
@@ -157,25 +157,25 @@ final class Nemesis {
 				return " (" + server + ", " + mode + " before)";
 			}
 			case LATENCY -> {
-				this.run.links(worker).forEach((link) -> link.delay(step.delay()));
+				this.run.links().of(worker).forEach((link) -> link.delay(step.delay()));
 				hold(step);
-				this.run.heal(worker);
+				this.run.links().heal(worker);
 			}
 			case PACKET_LOSS -> {
 				long dropsBefore = drops(worker);
-				this.run.links(worker).forEach((link) -> link.dropAtRandom(step.dropRate()));
+				this.run.links().of(worker).forEach((link) -> link.dropAtRandom(step.dropRate()));
 				hold(step);
-				this.run.heal(worker);
+				this.run.links().heal(worker);
 				return " (" + (drops(worker) - dropsBefore) + " connections reset)";
 			}
 			case RELEASE_IN_FLIGHT -> {
 				long cutAt = System.nanoTime();
-				this.run.cutOff(worker);
+				this.run.links().cutOff(worker);
 				worker.send("proceed");
 				HistoryEvent end = this.run.awaitEvent(worker, (event) -> FaultRunTests.endsHoldOf(event, stalled),
 						RECOVERY);
 				Thread.sleep(Math.max(0, step.duration().toMillis() - (System.nanoTime() - cutAt) / 1_000_000));
-				this.run.heal(worker);
+				this.run.links().heal(worker);
 				return " (the hold ended " + end.type() + ")";
 			}
 		}
@@ -183,7 +183,7 @@ final class Nemesis {
 	}
 
 	private long drops(WorkerProcess worker) {
-		return this.run.links(worker).stream().mapToLong(LinkProxy::drops).sum();
+		return this.run.links().of(worker).stream().mapToLong(LinkProxy::drops).sum();
 	}
 
 	private static void hold(NemesisStep step) throws InterruptedException {

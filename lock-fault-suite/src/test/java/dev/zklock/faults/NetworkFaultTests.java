@@ -35,13 +35,13 @@ class NetworkFaultTests extends FaultRunTests {
 		WorkerProcess victim = this.run.workers().get(0);
 		HistoryEvent stalled = this.run.stallNextHolder(victim, STALL);
 		long cutAt = this.run.now();
-		this.run.cutOff(victim);
+		this.run.links().cutOff(victim);
 		HistoryEvent suspended = this.run.awaitEvent(victim, (event) -> isConnection(event, "SUSPENDED", cutAt),
 				TIMEOUT);
 		HistoryEvent overtaking = this.run.awaitEvent(this.run.othersThan(victim),
 				(event) -> isLaterWriteOf(event, stalled), TIMEOUT);
 		long healedAt = this.run.now();
-		this.run.heal(victim);
+		this.run.links().heal(victim);
 		victim.send("proceed");
 		HistoryEvent lost = this.run.awaitEvent(victim, (event) -> isConnection(event, "LOST", cutAt), TIMEOUT);
 		HistoryEvent end = this.run.awaitEvent(victim, (event) -> endsHoldOf(event, stalled), TIMEOUT);
@@ -99,11 +99,11 @@ class NetworkFaultTests extends FaultRunTests {
 	private ShortCut cutOffUntilSuspendedThenHeal(WorkerProcess victim) throws Exception {
 		HistoryEvent stalled = this.run.stallNextHolder(victim, STALL);
 		long cutAt = this.run.now();
-		this.run.cutOff(victim);
+		this.run.links().cutOff(victim);
 		HistoryEvent suspended = this.run.awaitEvent(victim, (event) -> isConnection(event, "SUSPENDED", cutAt),
 				TIMEOUT);
 		long healedAt = this.run.now();
-		this.run.heal(victim);
+		this.run.links().heal(victim);
 		HistoryEvent reconnected = this.run.awaitEvent(victim,
 				(event) -> isConnection(event, "RECONNECTED", healedAt) || isConnection(event, "LOST", healedAt),
 				TIMEOUT);
@@ -126,14 +126,14 @@ class NetworkFaultTests extends FaultRunTests {
 	@RunOptions(sessionTimeoutMillis = 6000)
 	void clientCutOffFromItsServerMovesToAnotherWithinItsSession() throws Exception {
 		WorkerProcess victim = this.run.workers().get(0);
-		LinkProxy link = this.run.linkInUse(victim);
+		LinkProxy link = this.run.links().inUse(victim);
 		long cutAt = this.run.now();
 		link.cut();
 		HistoryEvent suspended = this.run.awaitEvent(victim, (event) -> isConnection(event, "SUSPENDED", cutAt),
 				TIMEOUT);
 		HistoryEvent reconnected = this.run.awaitEvent(victim,
 				(event) -> isConnection(event, "RECONNECTED", cutAt) || isConnection(event, "LOST", cutAt), TIMEOUT);
-		LinkProxy moved = this.run.linkInUse(victim);
+		LinkProxy moved = this.run.links().inUse(victim);
 		HistoryEvent written = this.run.awaitEvent(victim,
 				(event) -> isAcceptedWriteAfter(event, reconnected.timeMicros()), TIMEOUT);
 		link.heal();
@@ -158,17 +158,17 @@ class NetworkFaultTests extends FaultRunTests {
 		List<ZooKeeperServerProcess> followers = ensemble.followers();
 		WorkerProcess victim = this.run.workers()
 			.stream()
-			.filter((worker) -> followers.contains(this.run.serverInUse(worker)))
+			.filter((worker) -> followers.contains(this.run.links().serverInUse(worker)))
 			.findFirst()
 			.orElse(this.run.workers().get(0));
-		boolean wasConnected = followers.contains(this.run.serverInUse(victim));
-		ZooKeeperServerProcess isolated = wasConnected ? this.run.serverInUse(victim) : followers.get(0);
+		boolean wasConnected = followers.contains(this.run.links().serverInUse(victim));
+		ZooKeeperServerProcess isolated = wasConnected ? this.run.links().serverInUse(victim) : followers.get(0);
 		HistoryEvent stalled = this.run.stallNextHolder(victim, STALL);
 		long cutAt = this.run.now();
 		// The victim keeps its link to the isolated server only
 		for (ZooKeeperServerProcess server : ensemble.servers()) {
 			if (server != isolated) {
-				this.run.link(victim, server).cut();
+				this.run.links().to(victim, server).cut();
 			}
 		}
 		ensemble.isolate(isolated);
@@ -187,7 +187,7 @@ class NetworkFaultTests extends FaultRunTests {
 					suspended.timeMicros(), healedAt))
 			.sum();
 		ensemble.reconnect(isolated);
-		this.run.heal(victim);
+		this.run.links().heal(victim);
 		victim.send("proceed");
 		Duration rejoined = ensemble.awaitServing(TIMEOUT);
 		HistoryEvent relocked = this.run.awaitEvent(victim, (event) -> isAcceptedWriteAfter(event, healedAt), TIMEOUT);
@@ -211,7 +211,7 @@ class NetworkFaultTests extends FaultRunTests {
 	@Test
 	void latencyAndRandomResetsOnAHoldersLinks() throws Exception {
 		WorkerProcess victim = this.run.workers().get(0);
-		List<LinkProxy> links = this.run.links(victim);
+		List<LinkProxy> links = this.run.links().of(victim);
 		// 200 ms more per round trip: well within every timeout of the client
 		long slowFrom = this.run.now();
 		links.forEach((link) -> link.delay(Duration.ofMillis(100)));
@@ -234,7 +234,7 @@ class NetworkFaultTests extends FaultRunTests {
 		Phase resets = phase(victim, resetsFrom);
 		long drops = links.stream().mapToLong(LinkProxy::drops).sum();
 		long healedAt = this.run.now();
-		this.run.heal(victim);
+		this.run.links().heal(victim);
 		HistoryEvent relocked = this.run.awaitEvent(victim, (event) -> isAcceptedWriteAfter(event, healedAt), TIMEOUT);
 		this.run.faultsCleared();
 		List<Violation> violations = this.run.quietThenCheck(QUIET);
@@ -289,14 +289,14 @@ class NetworkFaultTests extends FaultRunTests {
 			HistoryEvent stalled = this.run.stallNextHolder(victim, STALL);
 			long heldBefore = heldBytes(victim);
 			long cutAt = this.run.now();
-			this.run.cutOff(victim);
+			this.run.links().cutOff(victim);
 			victim.send("proceed");
 			HistoryEvent released = this.run.awaitEvent(victim, (event) -> endsHoldOf(event, stalled), TIMEOUT);
 			await().atMost(TIMEOUT).until(() -> heldBytes(victim) > heldBefore);
 			long heldBytes = heldBytes(victim) - heldBefore;
 			Thread.sleep(Math.max(0, cut.toMillis() - millis(cutAt, this.run.now())));
 			long healedAt = this.run.now();
-			this.run.heal(victim);
+			this.run.links().heal(victim);
 			HistoryEvent next = this.run.awaitEvent(this.run.othersThan(victim),
 					(event) -> event.type() == HistoryEvent.Type.ACQUIRED && isLaterHoldOf(event, stalled),
 					bound.plus(TIMEOUT));
@@ -319,7 +319,7 @@ class NetworkFaultTests extends FaultRunTests {
 	}
 
 	private long heldBytes(WorkerProcess worker) {
-		return this.run.links(worker).stream().mapToLong(LinkProxy::heldBytes).sum();
+		return this.run.links().of(worker).stream().mapToLong(LinkProxy::heldBytes).sum();
 	}
 
 	private record ShortCut(Hold hold, HistoryEvent end, String sessionBefore, String sessionAfter,

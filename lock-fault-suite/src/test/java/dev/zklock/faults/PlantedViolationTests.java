@@ -55,9 +55,9 @@ class PlantedViolationTests extends FaultRunTests {
 	void workerThatIgnoresTheLossOfItsLockBreaksMutualExclusion() throws Exception {
 		WorkerProcess victim = this.run.workers().get(0);
 		HistoryEvent stalled = this.run.stallNextHolder(victim, Duration.ofMinutes(1));
-		this.run.cutOff(victim);
+		this.run.links().cutOff(victim);
 		this.run.awaitEvent(this.run.othersThan(victim), (event) -> isLaterWriteOf(event, stalled), TIMEOUT);
-		this.run.heal(victim);
+		this.run.links().heal(victim);
 		victim.send("proceed");
 		this.run.awaitEvent(victim, (event) -> endsHoldOf(event, stalled), TIMEOUT);
 		this.run.faultsCleared();
