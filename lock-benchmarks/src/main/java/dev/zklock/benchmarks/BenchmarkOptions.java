@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The command line of a benchmark run. The defaults run every scenario for the four
- * built-in variants and the two limits in about ten minutes on two cores.
+ * built-in variants and the three limits in about ten minutes on two cores.
  *
  * @param scenarios the scenarios to run
  * @param variants the variants to compare, the baseline and the limits included
@@ -48,7 +48,8 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			  --scenario a,b             uncontended, hot-key, two-jvms, sixteen-keys, many-keys,
 			                             virtual-threads (Java 21 or later: skipped before)
 			  --library a,b              curator, spring-integration, ours-annotation, ours-template,
-			                             and the limits set-data (uncontended cycle) and
+			                             and the limits set-data and queue-node, the
+			                             protocol floor (uncontended cycle), and
 			                             fair-local-lock (hot-key scenarios); default all;
 			                             curator is the baseline of the ratios
 			  --variant name=lib:p=v,... one more variant, such as

@@ -111,7 +111,7 @@ final class Report {
 
 	/**
 	 * A table with a row per setting, a column per variant and, when limits ran, a column
-	 * for the limit of each setting, named beside its value.
+	 * for the limits of each setting, each named beside its value.
 	 */
 	private void appendByVariant(StringBuilder text, Function<ResultRow, String> cell,
 			Function<ResultRow, String> limitCell) {
@@ -129,10 +129,10 @@ final class Report {
 			}
 			if (withLimits) {
 				text.append(' ')
-					.append(rows.stream()
-						.filter((row) -> this.limitNames.contains(row.variant()))
-						.findFirst()
+					.append(this.limits.limitsOf(rows.get(0))
+						.stream()
 						.map((limit) -> limitCell.apply(limit) + " (" + limit.variant() + ")")
+						.reduce((first, second) -> first + " / " + second)
 						.orElse("–"))
 					.append(" |");
 			}

@@ -38,7 +38,7 @@ class BenchmarkSmokeTests {
 		// Measuring nothing, it need not wait for another JMH run on the machine
 		System.setProperty("jmh.ignoreLock", "true");
 		List<ResultRow> rows = BenchmarkHarness.run(options);
-		assertThat(rows).hasSize(6 * VARIANTS.size() + 4);
+		assertThat(rows).hasSize(6 * VARIANTS.size() + 5);
 		for (Scenario scenario : options.scenarios()) {
 			assertThat(rows).filteredOn((row) -> row.scenario() == scenario)
 				.extracting(ResultRow::variant)
@@ -65,6 +65,11 @@ class BenchmarkSmokeTests {
 			.singleElement()
 			.satisfies((row) -> assertThat(row.scenario()).isEqualTo(Scenario.UNCONTENDED))
 			.satisfies((row) -> assertThat(row.writesPerAcquisition()).isBetween(1.0, 1.1));
+		// A create and a delete per cycle, and the key's node with its parents once
+		assertThat(rows).filteredOn((row) -> row.variant().equals("queue-node"))
+			.singleElement()
+			.satisfies((row) -> assertThat(row.scenario()).isEqualTo(Scenario.UNCONTENDED))
+			.satisfies((row) -> assertThat(row.writesPerAcquisition()).isBetween(2.0, 2.2));
 		assertThat(rows).filteredOn((row) -> row.scenario() == Scenario.TWO_JVMS)
 			.allSatisfy((row) -> assertThat(row.metrics()).extracting(Metric::name)
 				.contains("JVM 1 share", "JVM 2 share", "JVM 1 max wait", "JVM 2 max wait"));
@@ -76,7 +81,8 @@ class BenchmarkSmokeTests {
 			.contains("\"limit\": \"fair-local-lock\", \"throughputToLimit\": 1.0000");
 		assertThat(Files.readString(output.resolve("results.md"))).contains("Against the physical limits")
 			.contains("each JVM's throughput ÷ fair-local-lock's in that JVM")
-			.contains("time per cycle ÷ one set-data round trip");
+			.contains("time per cycle ÷ one set-data round trip")
+			.contains("time per cycle ÷ the protocol floor (queue-node)");
 		BufferedImage image = ImageIO.read(chart.toFile());
 		assertThat(image.getWidth()).isGreaterThan(image.getHeight());
 	}

@@ -41,6 +41,8 @@ class VariantTests {
 	void theLimitsRunOnlyInTheScenariosTheyAreTheLimitOf() {
 		assertThat(Variant.parse("set-data").isLimit()).isTrue();
 		assertThat(Scenario.values()).filteredOn(Library.SET_DATA::runsIn).containsExactly(Scenario.UNCONTENDED);
+		assertThat(Variant.parse("queue-node").isLimit()).isTrue();
+		assertThat(Scenario.values()).filteredOn(Library.QUEUE_NODE::runsIn).containsExactly(Scenario.UNCONTENDED);
 		assertThat(Scenario.values()).filteredOn(Library.FAIR_LOCAL_LOCK::runsIn)
 			.containsExactly(Scenario.HOT_KEY, Scenario.TWO_JVMS, Scenario.VIRTUAL_THREADS);
 		assertThat(Library.FAIR_LOCAL_LOCK.excludesAcrossJvms()).isFalse();
