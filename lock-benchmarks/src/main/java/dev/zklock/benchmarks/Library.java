@@ -35,7 +35,8 @@ enum Library {
 
 	/**
 	 * The limit of the uncontended cycle: one synchronous ZooKeeper {@code setData}, one
-	 * write round trip.
+	 * write round trip. In the write-rate scenario, the same request kept in flight many
+	 * at a time on several connections: the servers' sustained write rate.
 	 */
 	SET_DATA,
 
@@ -72,17 +73,18 @@ enum Library {
 	}
 
 	/**
-	 * Whether the library runs in a scenario: a lock library in every one, a limit only
-	 * in those it is the limit of.
+	 * Whether the library runs in a scenario: a lock library in every one that measures a
+	 * lock, a limit only in those it is the limit of.
 	 * @param scenario the scenario
 	 * @return whether it runs there
 	 */
 	boolean runsIn(Scenario scenario) {
 		return switch (this) {
-			case SET_DATA, QUEUE_NODE -> scenario == Scenario.UNCONTENDED;
+			case SET_DATA -> scenario == Scenario.UNCONTENDED || scenario == Scenario.WRITE_RATE;
+			case QUEUE_NODE -> scenario == Scenario.UNCONTENDED;
 			case FAIR_LOCAL_LOCK ->
 				scenario == Scenario.HOT_KEY || scenario == Scenario.TWO_JVMS || scenario == Scenario.VIRTUAL_THREADS;
-			default -> true;
+			default -> !scenario.measuresServers();
 		};
 	}
 

@@ -85,7 +85,7 @@ final class LimitRatios {
 	 * @return the table, or a line saying that no limit ran
 	 */
 	String toMarkdown() {
-		if (this.limits.isEmpty()) {
+		if (this.limits.values().stream().noneMatch(LimitRatios::comparesVariants)) {
 			return "No limit ran: add set-data, queue-node and fair-local-lock to --library to compare with them.\n";
 		}
 		StringBuilder text = new StringBuilder(
@@ -97,6 +97,9 @@ final class LimitRatios {
 			.append("--:|".repeat(this.variants.size()))
 			.append('\n');
 		this.limits.forEach((setting, limitRows) -> {
+			if (!comparesVariants(limitRows)) {
+				return;
+			}
 			List<ResultRow> rows = this.settings.getOrDefault(setting, List.of());
 			for (ResultRow limit : limitRows) {
 				text.append("| ")
@@ -117,6 +120,14 @@ final class LimitRatios {
 			}
 		});
 		return text.toString();
+	}
+
+	/**
+	 * Whether the limits of a setting are there to compare variants with: the write rate
+	 * is no variant's limit, {@link WriteCapacity} divides it.
+	 */
+	private static boolean comparesVariants(List<ResultRow> limitRows) {
+		return !limitRows.get(0).scenario().measuresServers();
 	}
 
 	private String measure(ResultRow limit) {
