@@ -12,9 +12,10 @@ import org.apache.curator.framework.CuratorFramework;
 /**
  * Compares zklock with raw Curator and Spring Integration, and with the physical limits,
  * on one ZooKeeper server or an ensemble, in one run: starts the servers in JVMs of their
- * own, runs the uncontended cycle through JMH and the other scenarios in worker JVMs,
- * then prints a Markdown report and writes {@code results.json}, {@code results.md} and,
- * when asked, the hot-key chart. {@code --help} lists the options.
+ * own, runs the uncontended cycle through JMH, measures the servers' write rate, runs the
+ * other scenarios in worker JVMs, then prints a Markdown report and writes
+ * {@code results.json}, {@code results.md} and, when asked, the hot-key chart.
+ * {@code --help} lists the options.
  */
 public final class BenchmarkHarness {
 
@@ -72,6 +73,13 @@ public final class BenchmarkHarness {
 				System.out.println("JMH: uncontended cycle (logs: jmh-round-N.log in " + output + ")");
 				new JmhCycles(options, servers.connectString()).run().forEach((row) -> report(row, rows));
 			}
+			if (options.scenarios().contains(Scenario.WRITE_RATE)) {
+				System.out.println("Write rate: " + WriteRateMeasurement.setting() + " (set-data's variants)");
+				for (Variant variant : options.variantsIn(Scenario.WRITE_RATE)) {
+					report(new WriteRateMeasurement(servers.connectString(), options.warmup(), options.seconds())
+						.measure(variant), rows);
+				}
+			}
 			if (options.runsWorkers()) {
 				try (CuratorFramework client = CuratorConnections.open(servers.connectString());
 						ScenarioRunner runner = ScenarioRunner.start(options, servers.connectString(),
@@ -105,8 +113,9 @@ public final class BenchmarkHarness {
 			pinned += String.format(Locale.ROOT, " (%.0f in warm-up and end)",
 					row.metric(FixedKeysMeasurement.PINNED_OUTSIDE).getAsDouble());
 		}
-		System.out.printf(Locale.ROOT, "  %-24s %-24s %-20s %10.1f acquisitions/s  exclusion %s%s%n",
-				row.scenario().title(), row.setting(), row.variant(), row.throughput(),
+		System.out.printf(Locale.ROOT, "  %-24s %-24s %-20s %10.1f %s  exclusion %s%s%n", row.scenario().title(),
+				row.setting(), row.variant(), row.throughput(),
+				row.scenario().measuresServers() ? "writes/s" : "acquisitions/s",
 				row.exclusion().name().toLowerCase(Locale.ROOT), pinned);
 	}
 

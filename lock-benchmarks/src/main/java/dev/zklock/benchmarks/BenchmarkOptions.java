@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The command line of a benchmark run. The defaults run every scenario for the four
- * built-in variants and the two limits in about ten minutes on two cores.
+ * built-in variants and the three limits in about ten minutes on two cores.
  *
  * @param scenarios the scenarios to run
  * @param variants the variants to compare, the baseline and the limits included
@@ -45,12 +45,14 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 	static final String USAGE = """
 			Usage: java -jar lock-benchmarks.jar [options]
 			  --all                      run every scenario (the default)
-			  --scenario a,b             uncontended, hot-key, two-jvms, sixteen-keys, many-keys,
+			  --scenario a,b             uncontended, write-rate (the servers' writes/s, through
+			                             set-data), hot-key, two-jvms, sixteen-keys, many-keys,
 			                             virtual-threads (Java 21 or later: skipped before)
 			  --library a,b              curator, spring-integration, ours-annotation, ours-template,
-			                             and the limits set-data (uncontended cycle) and
-			                             fair-local-lock (hot-key scenarios); default all;
-			                             curator is the baseline of the ratios
+			                             and the limits set-data (uncontended cycle, write
+			                             rate), queue-node, the protocol floor (uncontended
+			                             cycle), and fair-local-lock (hot-key scenarios);
+			                             default all; curator is the baseline of the ratios
 			  --variant name=lib:p=v,... one more variant, such as
 			                             ours-no-handoff=ours-template:distributed-lock.hand-off.enabled=false
 			  --seconds 10               measured seconds of each variant in each timed setting
@@ -205,7 +207,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 	}
 
 	boolean runsWorkers() {
-		return this.scenarios.stream().anyMatch((scenario) -> scenario != Scenario.UNCONTENDED);
+		return this.scenarios.stream().anyMatch(Scenario::runsInWorkers);
 	}
 
 	/**

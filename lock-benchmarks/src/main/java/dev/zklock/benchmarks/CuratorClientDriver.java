@@ -4,7 +4,7 @@ import org.apache.curator.framework.CuratorFramework;
 
 /**
  * A driver on a Curator client of its own, opened like every other client of the run,
- * whose ZooKeeper writes it counts.
+ * whose ZooKeeper writes it counts, with its locks under a root node of its own.
  */
 abstract class CuratorClientDriver implements LockDriver {
 
@@ -15,8 +15,23 @@ abstract class CuratorClientDriver implements LockDriver {
 	 */
 	protected final CuratorFramework client;
 
-	CuratorClientDriver(String connectString) {
+	/**
+	 * The node under which the driver's locks live.
+	 */
+	protected final String rootPath;
+
+	CuratorClientDriver(String connectString, String rootPath) {
 		this.client = CuratorConnections.open(connectString, this.writes);
+		this.rootPath = rootPath;
+	}
+
+	/**
+	 * The path of a key's node.
+	 * @param key the lock key
+	 * @return {@code root/key}
+	 */
+	protected String keyPath(String key) {
+		return this.rootPath + "/" + key;
 	}
 
 	@Override

@@ -11,16 +11,13 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
  */
 final class CuratorDriver extends CuratorClientDriver {
 
-	private final String rootPath;
-
 	CuratorDriver(String connectString, String rootPath) {
-		super(connectString);
-		this.rootPath = rootPath;
+		super(connectString, rootPath);
 	}
 
 	@Override
 	public void withLock(String key, Runnable work) throws Exception {
-		InterProcessMutex mutex = new InterProcessMutex(this.client, this.rootPath + "/" + key);
+		InterProcessMutex mutex = new InterProcessMutex(this.client, keyPath(key));
 		if (!mutex.acquire(WAIT_TIME.toMillis(), TimeUnit.MILLISECONDS)) {
 			throw new IllegalStateException("Curator did not acquire '" + key + "' within " + WAIT_TIME);
 		}

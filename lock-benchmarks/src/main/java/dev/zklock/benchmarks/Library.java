@@ -5,9 +5,11 @@ import java.util.Map;
 /**
  * The lock libraries the benchmarks compare, named on the command line {@code curator},
  * {@code spring-integration}, {@code ours-annotation} and {@code ours-template}, and the
- * physical limits they are measured against in the same run, {@code set-data} and
- * {@code fair-local-lock}, each in the scenarios where it is the limit (the local lock
- * also where virtual threads take turns).
+ * physical limits they are measured against in the same run, {@code set-data},
+ * {@code queue-node} and {@code fair-local-lock}, each in the scenarios where it is the
+ * limit (the local lock also where virtual threads take turns). Where two limits run in
+ * one setting, the one declared first here is the setting's limit, which its target
+ * refers to, and the other is reported beside it.
  */
 enum Library {
 
@@ -33,9 +35,17 @@ enum Library {
 
 	/**
 	 * The limit of the uncontended cycle: one synchronous ZooKeeper {@code setData}, one
-	 * write round trip.
+	 * write round trip. In the write-rate scenario, the same request kept in flight many
+	 * at a time on several connections: the servers' sustained write rate.
 	 */
 	SET_DATA,
+
+	/**
+	 * The protocol floor of the uncontended cycle: zklock's requests with none of its
+	 * work, an {@code EPHEMERAL_SEQUENTIAL} create and a {@code getChildren} sent
+	 * together, then a delete not waited for; two writes per cycle.
+	 */
+	QUEUE_NODE,
 
 	/**
 	 * The limit of the hot-key scenarios: a fair {@code ReentrantLock} inside the JVM.
@@ -59,21 +69,22 @@ enum Library {
 	 * @return whether it is a limit
 	 */
 	boolean isLimit() {
-		return this == SET_DATA || this == FAIR_LOCAL_LOCK;
+		return this == SET_DATA || this == QUEUE_NODE || this == FAIR_LOCAL_LOCK;
 	}
 
 	/**
-	 * Whether the library runs in a scenario: a lock library in every one, a limit only
-	 * in those it is the limit of.
+	 * Whether the library runs in a scenario: a lock library in every one that measures a
+	 * lock, a limit only in those it is the limit of.
 	 * @param scenario the scenario
 	 * @return whether it runs there
 	 */
 	boolean runsIn(Scenario scenario) {
 		return switch (this) {
-			case SET_DATA -> scenario == Scenario.UNCONTENDED;
+			case SET_DATA -> scenario == Scenario.UNCONTENDED || scenario == Scenario.WRITE_RATE;
+			case QUEUE_NODE -> scenario == Scenario.UNCONTENDED;
 			case FAIR_LOCAL_LOCK ->
 				scenario == Scenario.HOT_KEY || scenario == Scenario.TWO_JVMS || scenario == Scenario.VIRTUAL_THREADS;
-			default -> true;
+			default -> !scenario.measuresServers();
 		};
 	}
 
@@ -109,6 +120,7 @@ enum Library {
 			case OURS_ANNOTATION -> ZkLockDriver.annotation(connectString, rootPath, properties);
 			case OURS_TEMPLATE -> ZkLockDriver.template(connectString, rootPath, properties);
 			case SET_DATA -> new SetDataDriver(connectString, rootPath);
+			case QUEUE_NODE -> new QueueNodeDriver(connectString, rootPath);
 			case FAIR_LOCAL_LOCK -> new FairLocalLockDriver();
 		};
 	}

@@ -1,6 +1,7 @@
 package dev.zklock.benchmarks;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -11,10 +12,12 @@ import java.util.stream.Collectors;
 
 /**
  * The variants against the physical limits measured in the same run, setting by setting:
- * the time of an uncontended cycle against one {@code setData} round trip, hot-key
- * throughput against a fair local lock taken by the same threads, and with two JVMs each
- * JVM's throughput against the fair lock's in that JVM, beside each JVM's share of the
- * acquisitions.
+ * the time of an uncontended cycle against one {@code setData} round trip and against the
+ * protocol floor, zklock's requests with none of its work, hot-key throughput against a
+ * fair local lock taken by the same threads, and with two JVMs each JVM's throughput
+ * against the fair lock's in that JVM, beside each JVM's share of the acquisitions. Where
+ * several limits ran in a setting, the first in {@link Library}'s order is the setting's
+ * limit, which its target refers to.
  */
 final class LimitRatios {
 
@@ -26,7 +29,9 @@ final class LimitRatios {
 
 	private final Map<String, List<ResultRow>> settings = new LinkedHashMap<>();
 
-	private final Map<String, ResultRow> limits = new LinkedHashMap<>();
+	private final Map<String, List<ResultRow>> limits = new LinkedHashMap<>();
+
+	private final Map<String, Library> limitLibraries;
 
 	/**
 	 * Finds the limit of every setting.
@@ -35,15 +40,15 @@ final class LimitRatios {
 	 */
 	LimitRatios(List<Variant> variants, List<ResultRow> rows) {
 		this.variants = variants.stream().filter((variant) -> !variant.isLimit()).toList();
-		List<String> limitNames = variants.stream().filter(Variant::isLimit).map(Variant::name).toList();
+		this.limitLibraries = variants.stream()
+			.filter(Variant::isLimit)
+			.collect(Collectors.toMap(Variant::name, Variant::library));
 		for (ResultRow row : rows) {
-			if (limitNames.contains(row.variant())) {
-				this.limits.put(settingOf(row), row);
-			}
-			else {
-				this.settings.computeIfAbsent(settingOf(row), (key) -> new ArrayList<>()).add(row);
-			}
+			(this.limitLibraries.containsKey(row.variant()) ? this.limits : this.settings)
+				.computeIfAbsent(settingOf(row), (key) -> new ArrayList<>())
+				.add(row);
 		}
+		this.limits.values().forEach((limitRows) -> limitRows.sort(Comparator.comparing(this::libraryOf)));
 	}
 
 	/**
@@ -52,7 +57,17 @@ final class LimitRatios {
 	 * @return the limit's row, or empty when no limit ran in the setting
 	 */
 	Optional<ResultRow> limitOf(ResultRow row) {
-		return Optional.ofNullable(this.limits.get(settingOf(row)));
+		return limitsOf(row).stream().findFirst();
+	}
+
+	/**
+	 * The rows of every limit measured in the same setting as a row, the setting's limit
+	 * first.
+	 * @param row a row
+	 * @return the limits' rows, empty when no limit ran in the setting
+	 */
+	List<ResultRow> limitsOf(ResultRow row) {
+		return this.limits.getOrDefault(settingOf(row), List.of());
 	}
 
 	/**
@@ -70,8 +85,8 @@ final class LimitRatios {
 	 * @return the table, or a line saying that no limit ran
 	 */
 	String toMarkdown() {
-		if (this.limits.isEmpty()) {
-			return "No limit ran: add set-data and fair-local-lock to --library to compare with them.\n";
+		if (this.limits.values().stream().noneMatch(LimitRatios::comparesVariants)) {
+			return "No limit ran: add set-data, queue-node and fair-local-lock to --library to compare with them.\n";
 		}
 		StringBuilder text = new StringBuilder(
 				"Against the physical limits measured in the same run (for the uncontended cycle, the ratio of times, "
@@ -81,35 +96,57 @@ final class LimitRatios {
 			.append(" |\n|---|---|---|--:|")
 			.append("--:|".repeat(this.variants.size()))
 			.append('\n');
-		this.limits.forEach((setting, limit) -> {
-			List<ResultRow> rows = this.settings.getOrDefault(setting, List.of());
-			text.append("| ")
-				.append(limit.scenario().title())
-				.append(", ")
-				.append(limit.setting())
-				.append(" | ")
-				.append(measure(limit))
-				.append(" | ")
-				.append(target(limit))
-				.append(" | ")
-				.append(limitText(limit))
-				.append(" |");
-			for (Variant variant : this.variants) {
-				text.append(' ').append(Report.cell(rows, variant, (row) -> ratioText(row, limit))).append(" |");
+		this.limits.forEach((setting, limitRows) -> {
+			if (!comparesVariants(limitRows)) {
+				return;
 			}
-			text.append('\n');
+			List<ResultRow> rows = this.settings.getOrDefault(setting, List.of());
+			for (ResultRow limit : limitRows) {
+				text.append("| ")
+					.append(limit.scenario().title())
+					.append(", ")
+					.append(limit.setting())
+					.append(" | ")
+					.append(measure(limit))
+					.append(" | ")
+					.append((limit == limitRows.get(0)) ? target(limit) : "–")
+					.append(" | ")
+					.append(limitText(limit))
+					.append(" |");
+				for (Variant variant : this.variants) {
+					text.append(' ').append(Report.cell(rows, variant, (row) -> ratioText(row, limit))).append(" |");
+				}
+				text.append('\n');
+			}
 		});
 		return text.toString();
 	}
 
-	private static String measure(ResultRow limit) {
+	/**
+	 * Whether the limits of a setting are there to compare variants with: the write rate
+	 * is no variant's limit, {@link WriteCapacity} divides it.
+	 */
+	private static boolean comparesVariants(List<ResultRow> limitRows) {
+		return !limitRows.get(0).scenario().measuresServers();
+	}
+
+	private String measure(ResultRow limit) {
 		return switch (limit.scenario()) {
-			case UNCONTENDED -> "time per cycle ÷ one " + limit.variant() + " round trip";
+			case UNCONTENDED -> (libraryOf(limit) == Library.QUEUE_NODE)
+					? "time per cycle ÷ the protocol floor (" + limit.variant() + ")"
+					: "time per cycle ÷ one " + limit.variant() + " round trip";
 			case TWO_JVMS -> "each JVM's throughput ÷ " + limit.variant() + "'s in that JVM (shares)";
 			default -> "throughput ÷ " + limit.variant() + "'s";
 		};
 	}
 
+	private Library libraryOf(ResultRow limit) {
+		return this.limitLibraries.get(limit.variant());
+	}
+
+	/**
+	 * The target of the setting's limit; the other limits of a setting have none.
+	 */
 	private static String target(ResultRow limit) {
 		return switch (limit.scenario()) {
 			case UNCONTENDED -> "≤ 1.3× (ours-template)";

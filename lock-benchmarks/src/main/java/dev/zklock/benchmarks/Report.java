@@ -7,13 +7,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
  * The rows of a run as Markdown: a table of throughput and ratio against raw Curator with
  * a column per variant and one for the limit of each setting, one of ZooKeeper writes per
- * acquisition in the same layout, a table of every row with its further measurements, and
- * last the {@link LimitRatios ratios against the limits}.
+ * acquisition in the same layout, a table of every row with its further measurements, the
+ * {@link LimitRatios ratios against the limits}, and last the {@link WriteCapacity
+ * capacity} of the servers in the same layout.
  */
 final class Report {
 
@@ -22,6 +24,8 @@ final class Report {
 	private final List<String> limitNames;
 
 	private final LimitRatios limits;
+
+	private final WriteCapacity capacity;
 
 	private final int servers;
 
@@ -38,6 +42,7 @@ final class Report {
 		this.variants = variants.stream().filter((variant) -> !variant.isLimit()).toList();
 		this.limitNames = variants.stream().filter(Variant::isLimit).map(Variant::name).toList();
 		this.limits = new LimitRatios(variants, rows);
+		this.capacity = new WriteCapacity(rows);
 		for (ResultRow row : rows) {
 			this.settings.computeIfAbsent(row.scenario().title() + " | " + row.setting(), (key) -> new ArrayList<>())
 				.add(row);
@@ -74,6 +79,14 @@ final class Report {
 	}
 
 	/**
+	 * The servers' capacity if writes are the bottleneck.
+	 * @return the capacity
+	 */
+	WriteCapacity capacity() {
+		return this.capacity;
+	}
+
+	/**
 	 * The report.
 	 * @return the Markdown text
 	 */
@@ -83,9 +96,10 @@ final class Report {
 			.append(ZooKeeperEnsemble.summary(this.servers))
 			.append(". Throughput in acquisitions per second; in brackets, the ratio against raw Curator in the same ")
 			.append("run.\n\n");
-		appendByVariant(text, (row) -> throughput(row) + " (" + ratioText(row) + ")", Report::throughput);
+		appendByVariant(text, (scenario) -> true, (row) -> throughput(row) + " (" + ratioText(row) + ")",
+				Report::throughput);
 		text.append("\nZooKeeper writes per acquisition, counted at each variant's client, warm-up included.\n\n");
-		appendByVariant(text, Report::writesText, Report::writesText);
+		appendByVariant(text, (scenario) -> true, Report::writesText, Report::writesText);
 		text.append("\n| scenario | setting | variant | acquisitions/s | × curator | writes/acquisition | exclusion "
 				+ "| measurements |\n")
 			.append("|---|---|---|--:|--:|--:|---|---|\n");
@@ -106,14 +120,20 @@ final class Report {
 					.append(row.metrics().stream().map(Metric::toText).collect(Collectors.joining(", ")))
 					.append(" |\n")));
 		text.append('\n').append(this.limits.toMarkdown());
+		text.append('\n').append(this.capacity.introduction(this.servers));
+		if (this.capacity.isMeasured()) {
+			text.append('\n');
+			appendByVariant(text, (scenario) -> !scenario.measuresServers(), this.capacity::cell, this.capacity::cell);
+		}
 		return text.toString();
 	}
 
 	/**
-	 * A table with a row per setting, a column per variant and, when limits ran, a column
-	 * for the limit of each setting, named beside its value.
+	 * A table with a row per setting of the scenarios shown, a column per variant and,
+	 * when limits ran, a column for the limits of each setting, each named beside its
+	 * value.
 	 */
-	private void appendByVariant(StringBuilder text, Function<ResultRow, String> cell,
+	private void appendByVariant(StringBuilder text, Predicate<Scenario> shown, Function<ResultRow, String> cell,
 			Function<ResultRow, String> limitCell) {
 		boolean withLimits = !this.limitNames.isEmpty();
 		text.append("| scenario | setting | ")
@@ -123,16 +143,19 @@ final class Report {
 			.append("--:|".repeat(this.variants.size() + (withLimits ? 1 : 0)))
 			.append('\n');
 		this.settings.forEach((setting, rows) -> {
+			if (!shown.test(rows.get(0).scenario())) {
+				return;
+			}
 			text.append("| ").append(setting).append(" |");
 			for (Variant variant : this.variants) {
 				text.append(' ').append(cell(rows, variant, cell)).append(" |");
 			}
 			if (withLimits) {
 				text.append(' ')
-					.append(rows.stream()
-						.filter((row) -> this.limitNames.contains(row.variant()))
-						.findFirst()
+					.append(this.limits.limitsOf(rows.get(0))
+						.stream()
 						.map((limit) -> limitCell.apply(limit) + " (" + limit.variant() + ")")
+						.reduce((first, second) -> first + " / " + second)
 						.orElse("–"))
 					.append(" |");
 			}

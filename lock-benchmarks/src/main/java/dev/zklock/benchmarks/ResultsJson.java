@@ -10,8 +10,11 @@ import java.util.stream.Collectors;
 
 /**
  * Writes the rows of a run as a JSON array, one object per row with its ratio against raw
- * Curator, the limit of its setting and its throughput against the limit's, its ZooKeeper
- * writes per acquisition and its further measurements, for tools that compare runs.
+ * Curator, the limit of its setting and its throughput against the limit's, its
+ * throughput against every limit of its setting, its ZooKeeper writes per acquisition,
+ * the acquisitions per second that the servers sustain at their write rate, and its
+ * further measurements, for tools that compare runs. The write rate is a row of its own,
+ * scenario {@code write-rate}, whose throughput is writes per second.
  */
 final class ResultsJson {
 
@@ -44,8 +47,18 @@ final class ResultsJson {
 				+ optional(report.ratio(row)) + ", \"limit\": "
 				+ report.limits().limitOf(row).map((limit) -> string(limit.variant())).orElse("null")
 				+ ", \"throughputToLimit\": " + optional(report.limits().throughputToLimit(row))
-				+ ", \"writesPerAcquisition\": " + number(row.writesPerAcquisition()) + ", \"exclusion\": "
-				+ string(row.exclusion().name().toLowerCase(Locale.ROOT)) + ", \"metrics\": " + metrics + "}";
+				+ ", \"throughputToLimits\": " + throughputToLimits(row, report) + ", \"writesPerAcquisition\": "
+				+ number(row.writesPerAcquisition()) + ", \"writeCapacity\": " + optional(report.capacity().of(row))
+				+ ", \"exclusion\": " + string(row.exclusion().name().toLowerCase(Locale.ROOT)) + ", \"metrics\": "
+				+ metrics + "}";
+	}
+
+	private static String throughputToLimits(ResultRow row, Report report) {
+		return report.limits()
+			.limitsOf(row)
+			.stream()
+			.map((limit) -> string(limit.variant()) + ": " + number(row.throughput() / limit.throughput()))
+			.collect(Collectors.joining(", ", "{", "}"));
 	}
 
 	private static String optional(OptionalDouble value) {

@@ -12,6 +12,12 @@ enum Scenario {
 	UNCONTENDED("uncontended cycle (JMH)"),
 
 	/**
+	 * The servers' sustained write rate, measured in the harness's JVM: no lock, but what
+	 * sizes an ensemble, see {@link WriteCapacity}.
+	 */
+	WRITE_RATE("write rate (writes/s)"),
+
+	/**
 	 * Threads of one JVM take turns on one key.
 	 */
 	HOT_KEY("one hot key"),
@@ -48,6 +54,24 @@ enum Scenario {
 
 	String title() {
 		return this.title;
+	}
+
+	/**
+	 * Whether the scenario measures the servers rather than a lock: no variant is
+	 * compared with it.
+	 * @return true for the write rate
+	 */
+	boolean measuresServers() {
+		return this == WRITE_RATE;
+	}
+
+	/**
+	 * Whether the scenario runs in worker JVMs, rather than in JMH's forks or the
+	 * harness's JVM.
+	 * @return false for the uncontended cycle and the write rate
+	 */
+	boolean runsInWorkers() {
+		return this != UNCONTENDED && !measuresServers();
 	}
 
 	static Scenario of(String id) {

@@ -86,8 +86,7 @@ final class ScenarioRunner implements AutoCloseable {
 		if (scenarios.contains(Scenario.TWO_JVMS) && variant.runsIn(Scenario.TWO_JVMS)) {
 			return 2;
 		}
-		return scenarios.stream().anyMatch((scenario) -> scenario != Scenario.UNCONTENDED && variant.runsIn(scenario))
-				? 1 : 0;
+		return scenarios.stream().anyMatch((scenario) -> scenario.runsInWorkers() && variant.runsIn(scenario)) ? 1 : 0;
 	}
 
 	/**

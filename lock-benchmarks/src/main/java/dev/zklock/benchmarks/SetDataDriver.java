@@ -12,16 +12,13 @@ final class SetDataDriver extends CuratorClientDriver {
 
 	private static final byte[] NO_DATA = new byte[0];
 
-	private final String rootPath;
-
 	SetDataDriver(String connectString, String rootPath) {
-		super(connectString);
-		this.rootPath = rootPath;
+		super(connectString, rootPath);
 	}
 
 	@Override
 	public void withLock(String key, Runnable work) throws Exception {
-		String path = this.rootPath + "/" + key;
+		String path = keyPath(key);
 		try {
 			this.client.setData().forPath(path, NO_DATA);
 		}

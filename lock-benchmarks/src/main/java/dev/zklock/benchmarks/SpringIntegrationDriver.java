@@ -13,7 +13,7 @@ final class SpringIntegrationDriver extends CuratorClientDriver {
 	private final ZookeeperLockRegistry registry;
 
 	SpringIntegrationDriver(String connectString, String rootPath) {
-		super(connectString);
+		super(connectString, rootPath);
 		this.registry = new ZookeeperLockRegistry(this.client, rootPath);
 	}
 

@@ -31,15 +31,15 @@ class BenchmarkSmokeTests {
 		Path output = Path.of("target", "benchmark-smoke");
 		Path chart = output.resolve("hot-key.png");
 		BenchmarkOptions options = BenchmarkOptions.parse("--scenario",
-				"uncontended,hot-key,two-jvms,sixteen-keys,many-keys", "--seconds", "0.2", "--rounds", "1", "--warmup",
-				"0", "--threads", "1,4", "--jvm-threads", "2", "--keys", "100", "--jmh-forks", "0", "--jmh-iterations",
-				"1", "--jmh-time", "0.1", "--reap-wait", "5", "--jvm-options", "-XX:TieredStopAtLevel=1", "--output",
-				output.toString(), "--chart", chart.toString());
+				"uncontended,write-rate,hot-key,two-jvms,sixteen-keys,many-keys", "--seconds", "0.2", "--rounds", "1",
+				"--warmup", "0", "--threads", "1,4", "--jvm-threads", "2", "--keys", "100", "--jmh-forks", "0",
+				"--jmh-iterations", "1", "--jmh-time", "0.1", "--reap-wait", "5", "--jvm-options",
+				"-XX:TieredStopAtLevel=1", "--output", output.toString(), "--chart", chart.toString());
 		// Measuring nothing, it need not wait for another JMH run on the machine
 		System.setProperty("jmh.ignoreLock", "true");
 		List<ResultRow> rows = BenchmarkHarness.run(options);
-		assertThat(rows).hasSize(6 * VARIANTS.size() + 4);
-		for (Scenario scenario : options.scenarios()) {
+		assertThat(rows).hasSize(6 * VARIANTS.size() + 6);
+		for (Scenario scenario : options.scenarios().stream().filter(Library.CURATOR::runsIn).toList()) {
 			assertThat(rows).filteredOn((row) -> row.scenario() == scenario)
 				.extracting(ResultRow::variant)
 				.containsAll(VARIANTS);
@@ -57,14 +57,22 @@ class BenchmarkSmokeTests {
 			.allSatisfy((row) -> assertThat(row.writesPerAcquisition()).isZero());
 		assertThat(rows).filteredOn((row) -> VARIANTS.contains(row.variant()))
 			.allSatisfy((row) -> assertThat(row.writesPerAcquisition()).isPositive());
-		assertThat(rows)
-			.filteredOn((row) -> row.scenario() != Scenario.MANY_KEYS && row.scenario() != Scenario.UNCONTENDED)
+		assertThat(rows).filteredOn((row) -> row.scenario().runsInWorkers() && row.scenario() != Scenario.MANY_KEYS)
 			.extracting(ResultRow::exclusion)
 			.containsOnly(Exclusion.HELD);
+		// One write per cycle, or per reply of the write rate, and each node once
 		assertThat(rows).filteredOn((row) -> row.variant().equals("set-data"))
+			.allSatisfy((row) -> assertThat(row.writesPerAcquisition()).isBetween(1.0, 1.1))
+			.extracting(ResultRow::scenario)
+			.containsExactly(Scenario.UNCONTENDED, Scenario.WRITE_RATE);
+		assertThat(rows).filteredOn((row) -> row.scenario() == Scenario.WRITE_RATE)
+			.singleElement()
+			.satisfies((row) -> assertThat(row.metric("writes measured")).isPresent());
+		// A create and a delete per cycle, and the key's node with its parents once
+		assertThat(rows).filteredOn((row) -> row.variant().equals("queue-node"))
 			.singleElement()
 			.satisfies((row) -> assertThat(row.scenario()).isEqualTo(Scenario.UNCONTENDED))
-			.satisfies((row) -> assertThat(row.writesPerAcquisition()).isBetween(1.0, 1.1));
+			.satisfies((row) -> assertThat(row.writesPerAcquisition()).isBetween(2.0, 2.2));
 		assertThat(rows).filteredOn((row) -> row.scenario() == Scenario.TWO_JVMS)
 			.allSatisfy((row) -> assertThat(row.metrics()).extracting(Metric::name)
 				.contains("JVM 1 share", "JVM 2 share", "JVM 1 max wait", "JVM 2 max wait"));
@@ -73,10 +81,15 @@ class BenchmarkSmokeTests {
 				.contains("heap growth", "nodes after reaping"));
 		assertThat(Files.readString(output.resolve("results.json"))).contains("\"ratioToCurator\": 1.0000")
 			.contains("\"writesPerAcquisition\": ")
+			.contains("\"scenario\": \"write-rate\"")
+			.contains("\"writeCapacity\": ")
 			.contains("\"limit\": \"fair-local-lock\", \"throughputToLimit\": 1.0000");
 		assertThat(Files.readString(output.resolve("results.md"))).contains("Against the physical limits")
 			.contains("each JVM's throughput ÷ fair-local-lock's in that JVM")
-			.contains("time per cycle ÷ one set-data round trip");
+			.contains("time per cycle ÷ one set-data round trip")
+			.contains("time per cycle ÷ the protocol floor (queue-node)")
+			.contains("Capacity if ZooKeeper writes are the bottleneck")
+			.contains("– (no writes) (fair-local-lock)");
 		BufferedImage image = ImageIO.read(chart.toFile());
 		assertThat(image.getWidth()).isGreaterThan(image.getHeight());
 	}

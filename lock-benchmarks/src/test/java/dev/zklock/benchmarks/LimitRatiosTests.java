@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LimitRatiosTests {
 
 	private static final List<Variant> VARIANTS = List.of(Variant.parse("curator"), Variant.parse("ours-template"),
-			Variant.parse("set-data"), Variant.parse("fair-local-lock"));
+			Variant.parse("set-data"), Variant.parse("queue-node"), Variant.parse("fair-local-lock"));
 
 	@Test
 	void theUncontendedCycleComparesTimesAndTheHotKeyThroughputs() {
@@ -30,6 +30,21 @@ class LimitRatiosTests {
 						+ "| 1,000 µs | – | 1.25× |")
 			.contains(
 					"| one hot key, 16 threads | throughput ÷ fair-local-lock's | ≥ 0.8× | 100,000/s | 1/200 | 0.85× |");
+	}
+
+	@Test
+	void theUncontendedCycleComparesWithTheProtocolFloorBesideSetData() {
+		ResultRow floor = row(Scenario.UNCONTENDED, "1 thread", "queue-node", 1250);
+		ResultRow setData = row(Scenario.UNCONTENDED, "1 thread", "set-data", 2500);
+		ResultRow template = row(Scenario.UNCONTENDED, "1 thread", "ours-template", 1000);
+		LimitRatios ratios = new LimitRatios(VARIANTS, List.of(floor, setData, template));
+		assertThat(ratios.limitOf(template)).contains(setData);
+		assertThat(ratios.limitsOf(template)).containsExactly(setData, floor);
+		assertThat(ratios.toMarkdown()).contains(
+				"| uncontended cycle (JMH), 1 thread | time per cycle ÷ one set-data round trip | ≤ 1.3× (ours-template) "
+						+ "| 400 µs | – | 2.50× |\n"
+						+ "| uncontended cycle (JMH), 1 thread | time per cycle ÷ the protocol floor (queue-node) | – "
+						+ "| 800 µs | – | 1.25× |\n");
 	}
 
 	@Test

@@ -40,11 +40,16 @@ class VariantTests {
 	@Test
 	void theLimitsRunOnlyInTheScenariosTheyAreTheLimitOf() {
 		assertThat(Variant.parse("set-data").isLimit()).isTrue();
-		assertThat(Scenario.values()).filteredOn(Library.SET_DATA::runsIn).containsExactly(Scenario.UNCONTENDED);
+		assertThat(Scenario.values()).filteredOn(Library.SET_DATA::runsIn)
+			.containsExactly(Scenario.UNCONTENDED, Scenario.WRITE_RATE);
+		assertThat(Variant.parse("queue-node").isLimit()).isTrue();
+		assertThat(Scenario.values()).filteredOn(Library.QUEUE_NODE::runsIn).containsExactly(Scenario.UNCONTENDED);
 		assertThat(Scenario.values()).filteredOn(Library.FAIR_LOCAL_LOCK::runsIn)
 			.containsExactly(Scenario.HOT_KEY, Scenario.TWO_JVMS, Scenario.VIRTUAL_THREADS);
 		assertThat(Library.FAIR_LOCAL_LOCK.excludesAcrossJvms()).isFalse();
-		assertThat(Scenario.values()).allMatch(Library.OURS_TEMPLATE::runsIn);
+		assertThat(Scenario.values()).filteredOn(Library.OURS_TEMPLATE::runsIn)
+			.containsExactly(Scenario.UNCONTENDED, Scenario.HOT_KEY, Scenario.TWO_JVMS, Scenario.SIXTEEN_KEYS,
+					Scenario.MANY_KEYS, Scenario.VIRTUAL_THREADS);
 		assertThat(Variant.parse("ours-template").isLimit()).isFalse();
 	}
 
