@@ -26,6 +26,11 @@ record FixedKeysMeasurement(List<WorkerResult> perJvm, long overlaps, long short
 	static final String THROUGHPUT = "throughput";
 
 	/**
+	 * The bytes the locking threads allocated per acquisition, warm-up included.
+	 */
+	static final String ALLOCATED = "allocated";
+
+	/**
 	 * The virtual threads' pinned events in the measured window, among the metrics of
 	 * virtual threads.
 	 */
@@ -79,6 +84,11 @@ record FixedKeysMeasurement(List<WorkerResult> perJvm, long overlaps, long short
 			metrics.add(new Metric(PINNED, this.perJvm.stream().mapToLong(WorkerResult::pinnedEvents).sum(), ""));
 			metrics
 				.add(new Metric(PINNED_OUTSIDE, this.perJvm.stream().mapToLong(WorkerResult::pinnedOutside).sum(), ""));
+		}
+		if (this.perJvm.stream().allMatch((jvm) -> jvm.allocatedBytes() != null)) {
+			metrics
+				.add(new Metric(ALLOCATED, (double) this.perJvm.stream().mapToLong(WorkerResult::allocatedBytes).sum()
+						/ this.perJvm.stream().mapToLong(WorkerResult::total).sum(), "bytes/acquisition"));
 		}
 		boolean held = this.overlaps == 0 && this.shortfall == 0;
 		if (!held) {

@@ -1,5 +1,7 @@
 package dev.zklock.benchmarks;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
@@ -33,6 +35,9 @@ final class LockingThread implements Runnable {
 	private long total;
 
 	private long maxWaitNanos;
+
+	/** The bytes the thread allocated over its run, or {@code -1} if not counted. */
+	private long allocatedBytes = -1;
 
 	private @Nullable Exception failure;
 
@@ -69,6 +74,7 @@ final class LockingThread implements Runnable {
 	@Override
 	public void run() {
 		try {
+			long allocatedBefore = allocatedBytesOfThisThread();
 			String key;
 			while ((key = this.keys.get()) != null) {
 				long requestedAt = System.nanoTime();
@@ -79,10 +85,25 @@ final class LockingThread implements Runnable {
 					this.maxWaitNanos = Math.max(this.maxWaitNanos, this.enteredAt - requestedAt);
 				}
 			}
+			long allocatedAfter = allocatedBytesOfThisThread();
+			this.allocatedBytes = (allocatedBefore >= 0 && allocatedAfter >= 0) ? allocatedAfter - allocatedBefore : -1;
 		}
 		catch (Exception ex) {
 			this.failure = ex;
 		}
+	}
+
+	/**
+	 * The bytes the calling thread allocated so far, as the JVM counts them.
+	 * @return the bytes, or {@code -1} if the JVM does not count them for this thread (as
+	 * for virtual threads)
+	 */
+	private static long allocatedBytesOfThisThread() {
+		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+		if (threads instanceof com.sun.management.ThreadMXBean counting && counting.isThreadAllocatedMemoryEnabled()) {
+			return counting.getCurrentThreadAllocatedBytes();
+		}
+		return -1;
 	}
 
 	private void enter() {
@@ -128,13 +149,17 @@ final class LockingThread implements Runnable {
 		long measured = 0;
 		long total = 0;
 		long maxWaitNanos = 0;
+		Long allocatedBytes = 0L;
 		for (LockingThread thread : threads) {
 			measured += thread.measured;
 			total += thread.total;
 			maxWaitNanos = Math.max(maxWaitNanos, thread.maxWaitNanos);
+			allocatedBytes = (allocatedBytes != null && thread.allocatedBytes >= 0)
+					? allocatedBytes + thread.allocatedBytes : null;
 		}
 		return new WorkerResult(measured, total, nanos, maxWaitNanos, writes, heapGrowthBytes,
-				(pinned != null) ? pinned.measured() : null, (pinned != null) ? pinned.outside() : null);
+				(pinned != null) ? pinned.measured() : null, (pinned != null) ? pinned.outside() : null,
+				allocatedBytes);
 	}
 
 }

@@ -223,6 +223,10 @@ final class ScenarioRunner implements AutoCloseable {
 							new Metric("nodes after run", reaping.before(), ""),
 							new Metric("nodes after reaping", reaping.after(), ""),
 							new Metric("reaping took", reaping.waited().toMillis() / 1000.0, "s")));
+			if (result.allocatedBytes() != null) {
+				metrics.add(new Metric(FixedKeysMeasurement.ALLOCATED,
+						(double) result.allocatedBytes() / result.total(), "bytes/acquisition"));
+			}
 			if (result.pinnedEvents() != null) {
 				metrics.add(new Metric(FixedKeysMeasurement.PINNED, result.pinnedEvents(), ""));
 			}

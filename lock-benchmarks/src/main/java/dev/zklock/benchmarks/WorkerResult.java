@@ -22,9 +22,13 @@ import org.jspecify.annotations.Nullable;
  * when the threads were virtual
  * @param pinnedOutside the {@code jdk.VirtualThreadPinned} events of the warm-up and the
  * end of the run, when the threads were virtual
+ * @param allocatedBytes the bytes that the locking threads allocated over the whole run,
+ * warm-up included, for as many acquisitions as {@code total}, when the JVM counts them
+ * (it does for platform threads)
  */
 record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, long writes,
-		@Nullable Long heapGrowthBytes, @Nullable Long pinnedEvents, @Nullable Long pinnedOutside) {
+		@Nullable Long heapGrowthBytes, @Nullable Long pinnedEvents, @Nullable Long pinnedOutside,
+		@Nullable Long allocatedBytes) {
 
 	double throughput() {
 		return this.measured * 1e9 / this.nanos;
@@ -38,7 +42,8 @@ record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, lo
 	WorkerResult plus(WorkerResult other) {
 		return new WorkerResult(this.measured + other.measured, this.total + other.total, this.nanos + other.nanos,
 				Math.max(this.maxWaitNanos, other.maxWaitNanos), this.writes + other.writes, null,
-				sum(this.pinnedEvents, other.pinnedEvents), sum(this.pinnedOutside, other.pinnedOutside));
+				sum(this.pinnedEvents, other.pinnedEvents), sum(this.pinnedOutside, other.pinnedOutside),
+				sum(this.allocatedBytes, other.allocatedBytes));
 	}
 
 	private static @Nullable Long sum(@Nullable Long one, @Nullable Long other) {
@@ -54,7 +59,8 @@ record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, lo
 				+ this.maxWaitNanos + " writes=" + this.writes;
 		line += (this.heapGrowthBytes != null) ? " heapGrowthBytes=" + this.heapGrowthBytes : "";
 		line += (this.pinnedEvents != null) ? " pinnedEvents=" + this.pinnedEvents : "";
-		return line + ((this.pinnedOutside != null) ? " pinnedOutside=" + this.pinnedOutside : "");
+		line += (this.pinnedOutside != null) ? " pinnedOutside=" + this.pinnedOutside : "";
+		return line + ((this.allocatedBytes != null) ? " allocatedBytes=" + this.allocatedBytes : "");
 	}
 
 	/**
@@ -70,7 +76,7 @@ record WorkerResult(long measured, long total, long nanos, long maxWaitNanos, lo
 		}
 		return new WorkerResult(values.get("measured"), values.get("total"), values.get("nanos"),
 				values.get("maxWaitNanos"), values.get("writes"), values.get("heapGrowthBytes"),
-				values.get("pinnedEvents"), values.get("pinnedOutside"));
+				values.get("pinnedEvents"), values.get("pinnedOutside"), values.get("allocatedBytes"));
 	}
 
 }

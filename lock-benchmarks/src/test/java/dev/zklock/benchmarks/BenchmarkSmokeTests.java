@@ -79,6 +79,11 @@ class BenchmarkSmokeTests {
 		assertThat(rows).filteredOn((row) -> row.scenario() == Scenario.MANY_KEYS)
 			.allSatisfy((row) -> assertThat(row.metrics()).extracting(Metric::name)
 				.contains("heap growth", "nodes after reaping"));
+		// Platform threads: the JVM counts what the locking threads allocate
+		assertThat(rows)
+			.filteredOn((row) -> row.scenario() == Scenario.HOT_KEY && !row.variant().equals("fair-local-lock"))
+			.isNotEmpty()
+			.allSatisfy((row) -> assertThat(row.metric(FixedKeysMeasurement.ALLOCATED).orElse(0)).isPositive());
 		assertThat(Files.readString(output.resolve("results.json"))).contains("\"ratioToCurator\": 1.0000")
 			.contains("\"writesPerAcquisition\": ")
 			.contains("\"scenario\": \"write-rate\"")
