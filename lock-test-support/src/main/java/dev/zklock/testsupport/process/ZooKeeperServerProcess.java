@@ -98,14 +98,6 @@ public final class ZooKeeperServerProcess {
 	}
 
 	/**
-	 * The server's own directory: its {@code zoo.cfg}, its log and its data directory.
-	 * @return the directory
-	 */
-	public Path directory() {
-		return this.directory;
-	}
-
-	/**
 	 * The server's data directory ({@code dataDir}).
 	 * @return the data directory
 	 */
