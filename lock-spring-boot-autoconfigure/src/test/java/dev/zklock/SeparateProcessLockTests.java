@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import dev.zklock.testsupport.ZooKeeperTestServer;
+import dev.zklock.testsupport.process.JavaCommand;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -148,13 +149,12 @@ class SeparateProcessLockTests {
 	}
 
 	private Process start(List<String> jvmOptions, String... arguments) throws IOException {
-		List<String> command = new ArrayList<>(
-				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-						System.getProperty("java.class.path")));
-		command.addAll(jvmOptions);
-		command.addAll(List.of(LockHolderProcess.class.getName(), this.zookeeper.connectString()));
-		command.addAll(List.of(arguments));
-		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
+		Process process = JavaCommand.mainClass(LockHolderProcess.class.getName())
+			.jvmOptions(jvmOptions)
+			.arguments(this.zookeeper.connectString())
+			.arguments(arguments)
+			.toProcessBuilder()
+			.redirectError(ProcessBuilder.Redirect.INHERIT)
 			.redirectInput(ProcessBuilder.Redirect.PIPE)
 			.start();
 		this.processes.add(process);

@@ -66,7 +66,7 @@ public final class BenchmarkHarness {
 		long start = System.nanoTime();
 		Path output = Files.createDirectories(options.output());
 		List<ResultRow> rows = new ArrayList<>();
-		try (ZooKeeperEnsemble servers = ZooKeeperEnsemble.startServing(output.resolve("zookeeper"), options.ensemble(),
+		try (BenchmarkServers servers = BenchmarkServers.startServing(output.resolve("zookeeper"), options.ensemble(),
 				options.serverSettings(), Duration.ofSeconds(60))) {
 			System.out.println(servers.describe() + "; logs in " + output);
 			if (options.scenarios().contains(Scenario.UNCONTENDED)) {

@@ -112,7 +112,7 @@ final class HotKeyChart {
 		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
 		g.drawString("Acquire + release of one key, tiny critical section, all in the same run. Higher is better.",
 				LEFT, 56);
-		g.drawString("On " + ZooKeeperEnsemble.summary(this.servers) + "; dashed, the limit: a fair lock in the JVM.",
+		g.drawString("On " + BenchmarkServers.summary(this.servers) + "; dashed, the limit: a fair lock in the JVM.",
 				LEFT, 75);
 		int plotWidth = WIDTH - LEFT - RIGHT;
 		int plotHeight = HEIGHT - TOP - BOTTOM;

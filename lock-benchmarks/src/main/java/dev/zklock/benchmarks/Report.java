@@ -93,7 +93,7 @@ final class Report {
 	String toMarkdown() {
 		StringBuilder text = new StringBuilder();
 		text.append("On ")
-			.append(ZooKeeperEnsemble.summary(this.servers))
+			.append(BenchmarkServers.summary(this.servers))
 			.append(". Throughput in acquisitions per second; in brackets, the ratio against raw Curator in the same ")
 			.append("run.\n\n");
 		appendByVariant(text, (scenario) -> true, (row) -> throughput(row) + " (" + ratioText(row) + ")",

@@ -1,12 +1,8 @@
 package dev.zklock.benchmarks;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +10,10 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+
+import dev.zklock.testsupport.process.JavaCommand;
+import dev.zklock.testsupport.process.JvmProcess;
+import dev.zklock.testsupport.process.OutputLines;
 
 /**
  * A {@link BenchmarkWorker} JVM seen from the harness: workloads go to its standard
@@ -24,24 +24,21 @@ final class WorkerProcess implements AutoCloseable {
 
 	private static final String EXITED = "exited";
 
+	private static final Duration QUIT_WAIT = Duration.ofSeconds(10);
+
 	private final String name;
 
 	private final Path log;
 
-	private final Process process;
+	private final BlockingQueue<String> answers;
 
-	private final PrintWriter commands;
+	private final JvmProcess process;
 
-	private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
-
-	private WorkerProcess(String name, Path log, Process process) {
+	private WorkerProcess(String name, Path log, BlockingQueue<String> answers, JvmProcess process) {
 		this.name = name;
 		this.log = log;
+		this.answers = answers;
 		this.process = process;
-		this.commands = new PrintWriter(process.outputWriter(StandardCharsets.UTF_8), true);
-		Thread reader = new Thread(this::readOutput, name + "-output");
-		reader.setDaemon(true);
-		reader.start();
 	}
 
 	/**
@@ -52,39 +49,18 @@ final class WorkerProcess implements AutoCloseable {
 	 * @param jvmOptions the options of its JVM
 	 * @param directory where its log file goes
 	 * @return the started worker
+	 * @throws IOException if its log file cannot be written
 	 */
 	static WorkerProcess start(String name, Variant variant, String connectString, List<String> jvmOptions,
-			Path directory) {
-		List<String> command = JavaCommand.of(jvmOptions, BenchmarkWorker.class.getName(),
-				List.of(variant.toText(), connectString));
-		try {
-			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-			return new WorkerProcess(name, directory.resolve(name + ".log"), process);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot start worker " + name, ex);
-		}
-	}
-
-	private void readOutput() {
-		try (BufferedReader output = new BufferedReader(
-				new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8));
-				Writer logWriter = Files.newBufferedWriter(this.log)) {
-			String line;
-			while ((line = output.readLine()) != null) {
-				if (line.startsWith(BenchmarkWorker.PREFIX)) {
-					this.answers.add(line.substring(BenchmarkWorker.PREFIX.length()));
-				}
-				else {
-					logWriter.write(line + System.lineSeparator());
-					logWriter.flush();
-				}
-			}
-		}
-		catch (IOException ex) {
-			// The worker is gone: the harness learns it from the answer below
-		}
-		this.answers.add(EXITED);
+			Path directory) throws IOException {
+		Path log = directory.resolve(name + ".log");
+		Output output = new Output(Files.newBufferedWriter(log));
+		JvmProcess process = JvmProcess.start("worker " + name,
+				JavaCommand.mainClass(BenchmarkWorker.class.getName())
+					.jvmOptions(jvmOptions)
+					.arguments(variant.toText(), connectString),
+				output);
+		return new WorkerProcess(name, log, output.answers, process);
 	}
 
 	/**
@@ -105,7 +81,7 @@ final class WorkerProcess implements AutoCloseable {
 	 * @param workload the workload
 	 */
 	void send(Workload workload) {
-		this.commands.println(workload.toCommand());
+		this.process.send(workload.toCommand());
 	}
 
 	/**
@@ -138,7 +114,12 @@ final class WorkerProcess implements AutoCloseable {
 	 * Asks the worker to quit, without waiting for it: {@link #close()} does.
 	 */
 	void quit() {
-		this.commands.println(BenchmarkWorker.QUIT);
+		try {
+			this.process.send(BenchmarkWorker.QUIT);
+		}
+		catch (UncheckedIOException ex) {
+			// The worker has exited already
+		}
 	}
 
 	/**
@@ -148,11 +129,49 @@ final class WorkerProcess implements AutoCloseable {
 	public void close() throws InterruptedException {
 		if (this.process.isAlive()) {
 			quit();
-			if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
-				this.process.destroyForcibly();
-				this.process.waitFor(10, TimeUnit.SECONDS);
+			if (!this.process.awaitExit(QUIT_WAIT)) {
+				this.process.kill();
 			}
 		}
+	}
+
+	/**
+	 * What the worker prints: its answers, the lines with {@link BenchmarkWorker#PREFIX},
+	 * queued for the harness, and the rest written to its log; once its output ends, an
+	 * answer that says it exited.
+	 */
+	private static final class Output implements OutputLines {
+
+		private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
+
+		private final Writer log;
+
+		Output(Writer log) {
+			this.log = log;
+		}
+
+		@Override
+		public void line(String line) throws IOException {
+			if (line.startsWith(BenchmarkWorker.PREFIX)) {
+				this.answers.add(line.substring(BenchmarkWorker.PREFIX.length()));
+			}
+			else {
+				this.log.write(line + System.lineSeparator());
+				this.log.flush();
+			}
+		}
+
+		@Override
+		public void ended() {
+			this.answers.add(EXITED);
+			try {
+				this.log.close();
+			}
+			catch (IOException ex) {
+				// What the worker printed last may be lost; its answers are not
+			}
+		}
+
 	}
 
 }

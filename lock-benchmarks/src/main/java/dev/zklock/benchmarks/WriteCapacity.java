@@ -75,7 +75,7 @@ final class WriteCapacity {
 						+ "servers sustain, their write rate measured in the same run (%,.0f writes/s, %s) ÷ each "
 						+ "variant's writes per acquisition. It leaves out everything else that an acquisition "
 						+ "costs: a bound from above.\n",
-				ZooKeeperEnsemble.summary(servers), rate.throughput(), rate.setting());
+				BenchmarkServers.summary(servers), rate.throughput(), rate.setting());
 	}
 
 }

@@ -2,6 +2,8 @@ package dev.zklock.faults;
 
 import java.time.Duration;
 
+import dev.zklock.testsupport.process.ZooKeeperEnsemble;
+import dev.zklock.testsupport.process.ZooKeeperServerProcess;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 
+import dev.zklock.testsupport.process.ZooKeeperEnsemble;
 import org.springframework.util.FileSystemUtils;
 
 /**
@@ -43,6 +44,8 @@ final class FaultRun implements AutoCloseable {
 
 	private final ZooKeeperEnsemble ensemble;
 
+	private final ServerLinks serverLinks = new ServerLinks();
+
 	private final Setup setup;
 
 	private final List<WorkerProcess> workers = new ArrayList<>();
@@ -62,7 +65,7 @@ final class FaultRun implements AutoCloseable {
 		this.directory = directory;
 		this.setup = setup;
 		this.store = new FencedStore(setup.storeAcceptsStaleTokens());
-		this.ensemble = new ZooKeeperEnsemble(directory, setup.servers());
+		this.ensemble = FaultServers.configure(directory, setup.servers(), this.serverLinks);
 		this.links = new WorkerLinks(this.ensemble);
 		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
 	}
@@ -115,6 +118,10 @@ final class FaultRun implements AutoCloseable {
 
 	ZooKeeperEnsemble ensemble() {
 		return this.ensemble;
+	}
+
+	ServerLinks serverLinks() {
+		return this.serverLinks;
 	}
 
 	/**
@@ -216,7 +223,7 @@ final class FaultRun implements AutoCloseable {
 	 * Kills a worker ({@code kill -9}); it no longer has to make progress.
 	 * @param worker the worker to kill
 	 */
-	void kill(WorkerProcess worker) throws InterruptedException {
+	void kill(WorkerProcess worker) {
 		worker.kill();
 		this.survivors.remove(worker.name());
 	}
@@ -346,15 +353,9 @@ final class FaultRun implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		for (WorkerProcess worker : this.workers) {
-			try {
-				worker.close();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		this.workers.forEach(WorkerProcess::close);
 		this.ensemble.close();
+		this.serverLinks.close();
 		this.links.close();
 		this.store.saveHistories(this.directory);
 		this.store.close();

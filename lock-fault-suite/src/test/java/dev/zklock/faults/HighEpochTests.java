@@ -1,9 +1,14 @@
 package dev.zklock.faults;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
 import dev.zklock.LockAcquisitionException;
+import dev.zklock.testsupport.process.PeerRoutes;
+import dev.zklock.testsupport.process.ZooKeeperEnsemble;
+import dev.zklock.testsupport.process.ZooKeeperServerProcess;
 import dev.zklock.zookeeper.AcquiredLock;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.curator.framework.CuratorFramework;
@@ -29,10 +34,10 @@ class HighEpochTests {
 
 	@Test
 	void tokensGrowIntoTheLastEpochAndAcquisitionsFailBeyondIt(@TempDir Path directory) throws Exception {
-		try (ZooKeeperEnsemble ensemble = new ZooKeeperEnsemble(directory, 3);
+		try (ZooKeeperEnsemble ensemble = FaultServers.configure(directory, 3, PeerRoutes.DIRECT);
 				CuratorFramework client = CuratorFrameworkFactory.newClient(ensemble.connectString(), 20_000, 5_000,
 						new RetryOneTime(200))) {
-			ensemble.acceptEpoch(EPOCH_LIMIT - 3);
+			acceptEpoch(ensemble, EPOCH_LIMIT - 3);
 			ensemble.start();
 			ensemble.awaitServing(WAIT);
 			client.start();
@@ -74,6 +79,19 @@ class HighEpochTests {
 	 */
 	private static long epochOf(long token) {
 		return token >>> (12 + 32);
+	}
+
+	/**
+	 * Makes the servers, before their first start, believe they already went through
+	 * leader elections up to the given epoch: the first leader then numbers its
+	 * transactions (zxids) in the next epoch.
+	 */
+	private static void acceptEpoch(ZooKeeperEnsemble ensemble, long epoch) throws IOException {
+		for (ZooKeeperServerProcess server : ensemble.servers()) {
+			Path snapshots = Files.createDirectories(server.dataDirectory().resolve("version-2"));
+			Files.writeString(snapshots.resolve("acceptedEpoch"), Long.toString(epoch));
+			Files.writeString(snapshots.resolve("currentEpoch"), Long.toString(epoch));
+		}
 	}
 
 	/**

@@ -6,6 +6,9 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.zklock.testsupport.process.ZooKeeperEnsemble;
+import dev.zklock.testsupport.process.ZooKeeperServerProcess;
+
 /**
  * Plays a {@link NemesisSchedule} against a {@link FaultRun}: one step after the other,
  * each fault held for its duration and then healed, after which every live worker must
@@ -150,9 +153,9 @@ final class Nemesis {
 			case ISOLATED_SERVER -> {
 				ZooKeeperServerProcess server = ensemble.servers().get(step.server());
 				String mode = server.mode();
-				ensemble.isolate(server);
+				this.run.serverLinks().isolate(server);
 				hold(step);
-				ensemble.reconnect(server);
+				this.run.serverLinks().reconnect(server);
 				ensemble.awaitServing(RECOVERY);
 				return " (" + server + ", " + mode + " before)";
 			}

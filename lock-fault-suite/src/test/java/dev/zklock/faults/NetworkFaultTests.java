@@ -3,6 +3,8 @@ package dev.zklock.faults;
 import java.time.Duration;
 import java.util.List;
 
+import dev.zklock.testsupport.process.ZooKeeperEnsemble;
+import dev.zklock.testsupport.process.ZooKeeperServerProcess;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
@@ -171,7 +173,7 @@ class NetworkFaultTests extends FaultRunTests {
 				this.run.links().to(victim, server).cut();
 			}
 		}
-		ensemble.isolate(isolated);
+		this.run.serverLinks().isolate(isolated);
 		await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> isolated.mode() == null);
 		long stoppedServingAt = this.run.now();
 		HistoryEvent suspended = this.run.awaitEvent(victim, (event) -> isConnection(event, "SUSPENDED", cutAt),
@@ -186,7 +188,7 @@ class NetworkFaultTests extends FaultRunTests {
 			.mapToLong((worker) -> this.run.count(worker, (event) -> isAcceptedWriteAfter(event, 0),
 					suspended.timeMicros(), healedAt))
 			.sum();
-		ensemble.reconnect(isolated);
+		this.run.serverLinks().reconnect(isolated);
 		this.run.links().heal(victim);
 		victim.send("proceed");
 		Duration rejoined = ensemble.awaitServing(TIMEOUT);

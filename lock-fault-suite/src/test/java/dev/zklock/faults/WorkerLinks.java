@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.zklock.testsupport.process.ZooKeeperEnsemble;
+import dev.zklock.testsupport.process.ZooKeeperServerProcess;
+
 /**
  * The {@link LinkProxy links} of a run's workers, one from each worker to each ZooKeeper
  * server, through which the test cuts, slows down or breaks a worker's connections.

@@ -1,15 +1,12 @@
 package dev.zklock.faults;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.io.OutputStreamWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+
+import dev.zklock.testsupport.process.JavaCommand;
+import dev.zklock.testsupport.process.JvmProcess;
 
 /**
  * A {@link FaultWorker} in its own JVM, seen from the test: commands go to its standard
@@ -22,15 +19,12 @@ final class WorkerProcess implements AutoCloseable {
 
 	private final FencedStore store;
 
-	private final Process process;
+	private final JvmProcess process;
 
-	private final Writer commands;
-
-	private WorkerProcess(String name, FencedStore store, Process process) {
+	private WorkerProcess(String name, FencedStore store, JvmProcess process) {
 		this.name = name;
 		this.store = store;
 		this.process = process;
-		this.commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
 	}
 
 	/**
@@ -48,20 +42,13 @@ final class WorkerProcess implements AutoCloseable {
 	 */
 	static WorkerProcess start(String name, Path directory, String connectString, FencedStore store, int threads,
 			List<String> keys, Duration waitTime, List<String> properties) {
-		List<String> command = new ArrayList<>(List.of(JavaCommand.java(), "-cp", JavaCommand.classpath(), "-Xmx256m",
-				"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", FaultWorker.class.getName(), name,
-				connectString, store.uri().toString(), Integer.toString(threads), String.join(",", keys),
-				Long.toString(waitTime.toMillis())));
-		properties.forEach((property) -> command.add("--" + property));
-		try {
-			Process process = new ProcessBuilder(command).redirectErrorStream(true)
-				.redirectOutput(directory.resolve(name + ".log").toFile())
-				.start();
-			return new WorkerProcess(name, store, process);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		JavaCommand command = JavaCommand.mainClass(FaultWorker.class.getName())
+			.jvmOptions("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData")
+			.arguments(name, connectString, store.uri().toString(), Integer.toString(threads), String.join(",", keys),
+					Long.toString(waitTime.toMillis()));
+		properties.forEach((property) -> command.arguments("--" + property));
+		return new WorkerProcess(name, store, JvmProcess.start("worker " + name, command,
+				ProcessBuilder.Redirect.to(directory.resolve(name + ".log").toFile())));
 	}
 
 	String name() {
@@ -81,42 +68,28 @@ final class WorkerProcess implements AutoCloseable {
 	 * @param command the command, such as {@code stall 1500}
 	 */
 	void send(String command) {
-		try {
-			this.commands.write(command + "\n");
-			this.commands.flush();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Worker " + this.name + " did not take '" + command + "'", ex);
-		}
+		this.process.send(command);
 	}
 
 	/**
 	 * Kills the worker at once ({@code kill -9}).
 	 */
-	void kill() throws InterruptedException {
-		this.process.destroyForcibly();
-		this.process.waitFor(10, TimeUnit.SECONDS);
+	void kill() {
+		this.process.kill();
 	}
 
 	/**
 	 * Freezes the worker ({@code kill -STOP}), as a long GC pause or a frozen VM would.
 	 */
 	void pause() throws IOException, InterruptedException {
-		signal("STOP");
+		this.process.pause();
 	}
 
 	/**
 	 * Lets a paused worker run again ({@code kill -CONT}).
 	 */
 	void resume() throws IOException, InterruptedException {
-		signal("CONT");
-	}
-
-	private void signal(String signal) throws IOException, InterruptedException {
-		Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(this.process.pid())).inheritIO().start();
-		if (kill.waitFor() != 0) {
-			throw new IllegalStateException("kill -" + signal + " of worker " + this.name + " failed");
-		}
+		this.process.resume();
 	}
 
 	/**
@@ -129,22 +102,20 @@ final class WorkerProcess implements AutoCloseable {
 			return false;
 		}
 		send("stop");
-		return this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) && this.process.exitValue() == 0;
+		return this.process.awaitExit(timeout) && this.process.exitValue() == 0;
 	}
 
 	/**
 	 * Kills the worker if it still runs, paused or not.
 	 */
 	@Override
-	public void close() throws InterruptedException {
-		if (this.process.isAlive()) {
-			kill();
-		}
+	public void close() {
+		this.process.close();
 	}
 
 	@Override
 	public String toString() {
-		return "worker " + this.name + " (pid " + this.process.pid() + ")";
+		return this.process.toString();
 	}
 
 }

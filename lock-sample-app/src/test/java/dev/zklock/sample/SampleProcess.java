@@ -5,11 +5,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import dev.zklock.testsupport.process.JavaCommand;
+import dev.zklock.testsupport.process.JvmProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -26,13 +27,13 @@ final class SampleProcess extends SampleClient implements AutoCloseable {
 
 	private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
 
-	private final Process process;
+	private final JvmProcess process;
 
 	private final Path log;
 
 	private final Path classLog;
 
-	private SampleProcess(Process process, Path log, Path classLog, int port) {
+	private SampleProcess(JvmProcess process, Path log, Path classLog, int port) {
 		super(port);
 		this.process = process;
 		this.log = log;
@@ -52,26 +53,20 @@ final class SampleProcess extends SampleClient implements AutoCloseable {
 	static SampleProcess start(Path jar, String name, Path directory, String zooKeeperConnect, String... args) {
 		Path log = directory.resolve(name + ".log");
 		Path classLog = directory.resolve(name + "-classes.log");
-		List<String> command = new ArrayList<>(List.of(
-				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Dspring.aot.enabled=true",
-				"-Xlog:class+load=info:file=" + classLog, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-				"-jar", jar.toString(), "--spring.profiles.active=ensemble", "--server.port=0"));
-		command.addAll(List.of(args));
-		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-		builder.environment().put("ZOOKEEPER_CONNECT", zooKeeperConnect);
-		Process process;
-		try {
-			process = builder.start();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		JvmProcess process = JvmProcess.start("instance " + name,
+				JavaCommand.jar(jar)
+					.jvmOptions("-Dspring.aot.enabled=true", "-Xlog:class+load=info:file=" + classLog, "-Xmx256m",
+							"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+					.arguments("--spring.profiles.active=ensemble", "--server.port=0")
+					.arguments(args)
+					.environment("ZOOKEEPER_CONNECT", zooKeeperConnect),
+				ProcessBuilder.Redirect.to(log.toFile()));
 		try {
 			await().atMost(START_TIMEOUT).until(() -> !process.isAlive() || STARTED.matcher(read(log)).find());
 		}
 		finally {
 			if (!STARTED.matcher(read(log)).find()) {
-				process.destroyForcibly();
+				process.kill();
 			}
 		}
 		Matcher started = STARTED.matcher(read(log));
@@ -107,10 +102,7 @@ final class SampleProcess extends SampleClient implements AutoCloseable {
 
 	@Override
 	public void close() throws InterruptedException {
-		this.process.destroy();
-		if (!this.process.waitFor(30, TimeUnit.SECONDS)) {
-			this.process.destroyForcibly().waitFor();
-		}
+		this.process.stop(Duration.ofSeconds(30));
 	}
 
 }

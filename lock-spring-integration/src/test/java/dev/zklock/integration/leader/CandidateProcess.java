@@ -1,17 +1,12 @@
 package dev.zklock.integration.leader;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
+
+import dev.zklock.testsupport.process.JavaCommand;
+import dev.zklock.testsupport.process.JvmProcess;
+import dev.zklock.testsupport.process.OutputLines;
 
 import static org.awaitility.Awaitility.await;
 
@@ -21,18 +16,13 @@ import static org.awaitility.Awaitility.await;
  */
 final class CandidateProcess implements AutoCloseable {
 
-	private final String name;
+	private final JvmProcess process;
 
-	private final Process process;
+	private final List<String> lines;
 
-	private final List<String> lines = new CopyOnWriteArrayList<>();
-
-	private CandidateProcess(String name, Process process) {
-		this.name = name;
+	private CandidateProcess(JvmProcess process, List<String> lines) {
 		this.process = process;
-		Thread reader = new Thread(this::collectLines, "output of " + name);
-		reader.setDaemon(true);
-		reader.start();
+		this.lines = lines;
 	}
 
 	/**
@@ -44,21 +34,35 @@ final class CandidateProcess implements AutoCloseable {
 	 * @return the started candidate
 	 */
 	static CandidateProcess start(String name, String connectString, Duration sessionTimeout, String role) {
-		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-				System.getProperty("java.class.path"), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-				"-XX:-UsePerfData", "-Dlogging.level.root=WARN", CandidateWorker.class.getName(), connectString,
-				sessionTimeout.toMillis() + "ms", role);
-		try {
-			return new CandidateProcess(name,
-					new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		List<String> lines = new CopyOnWriteArrayList<>();
+		JvmProcess process = JvmProcess.start("candidate " + name,
+				JavaCommand.mainClass(CandidateWorker.class.getName())
+					.jvmOptions("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
+							"-Dlogging.level.root=WARN")
+					.arguments(connectString, sessionTimeout.toMillis() + "ms", role),
+				new OutputLines() {
+
+					@Override
+					public void line(String line) {
+						lines.add(line);
+					}
+
+					@Override
+					public void ended() {
+						lines.add("(output ended)");
+					}
+
+				});
+		return new CandidateProcess(process, lines);
 	}
 
 	long pid() {
 		return this.process.pid();
+	}
+
+	@Override
+	public String toString() {
+		return this.process.toString();
 	}
 
 	/**
@@ -69,7 +73,7 @@ final class CandidateProcess implements AutoCloseable {
 	 */
 	String awaitLine(String prefix, Duration timeout) {
 		return await().atMost(timeout)
-			.alias(this.name + " printing " + prefix + " (printed " + this.lines + ")")
+			.alias(this + " printing " + prefix + " (printed " + this.lines + ")")
 			.until(() -> this.lines.stream().filter((line) -> line.startsWith(prefix)).findFirst().orElse(null),
 					(line) -> line != null);
 	}
@@ -87,49 +91,27 @@ final class CandidateProcess implements AutoCloseable {
 	 * Kills the candidate at once ({@code kill -9}): its ZooKeeper session outlives it
 	 * until the session timeout.
 	 */
-	void kill() throws InterruptedException {
-		this.process.destroyForcibly();
-		this.process.waitFor(10, TimeUnit.SECONDS);
+	void kill() {
+		this.process.kill();
 	}
 
 	/**
 	 * Tells the candidate to stop and waits for it to exit.
 	 * @param timeout how long to wait
 	 * @return the exit status, or -1 if it has not exited in time
+	 * @throws InterruptedException if interrupted while waiting
 	 */
-	int stop(Duration timeout) throws IOException, InterruptedException {
-		Writer input = new OutputStreamWriter(this.process.getOutputStream(), StandardCharsets.UTF_8);
-		input.write("stop\n");
-		input.flush();
-		return this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? this.process.exitValue() : -1;
-	}
-
-	private void collectLines() {
-		try (BufferedReader output = new BufferedReader(
-				new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8))) {
-			String line;
-			while ((line = output.readLine()) != null) {
-				this.lines.add(line);
-			}
-		}
-		catch (IOException ex) {
-			this.lines.add("(output ended: " + ex + ")");
-		}
+	int stop(Duration timeout) throws InterruptedException {
+		this.process.send("stop");
+		return this.process.awaitExit(timeout) ? this.process.exitValue() : -1;
 	}
 
 	/**
 	 * Kills the candidate if it still runs.
 	 */
 	@Override
-	public void close() throws InterruptedException {
-		if (this.process.isAlive()) {
-			kill();
-		}
-	}
-
-	@Override
-	public String toString() {
-		return "candidate " + this.name + " (pid " + this.process.pid() + ")";
+	public void close() {
+		this.process.close();
 	}
 
 }

@@ -8,9 +8,9 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
+import dev.zklock.testsupport.process.JavaCommand;
+import dev.zklock.testsupport.process.JvmProcess;
 import org.apache.zookeeper.server.NettyServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
 
@@ -23,11 +23,11 @@ import org.apache.zookeeper.server.ZooKeeperServerMain;
  */
 public final class SecureZooKeeperServer implements AutoCloseable {
 
-	private final Process process;
+	private final JvmProcess process;
 
 	private final int port;
 
-	private SecureZooKeeperServer(Process process, int port) {
+	private SecureZooKeeperServer(JvmProcess process, int port) {
 		this.process = process;
 		this.port = port;
 	}
@@ -51,13 +51,11 @@ public final class SecureZooKeeperServer implements AutoCloseable {
 						"ssl.keyStore.password=" + TestCertificates.KEY_STORE_PASSWORD,
 						"ssl.trustStore.location=" + certificates.trustStore(),
 						"ssl.trustStore.password=" + TestCertificates.TRUST_STORE_PASSWORD, ""));
-		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-				System.getProperty("java.class.path"),
-				"-Dzookeeper.serverCnxnFactory=" + NettyServerCnxnFactory.class.getName(),
-				ZooKeeperServerMain.class.getName(), configuration.toString());
-		Process process = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(directory.resolve("server.log").toFile())
-			.start();
+		JvmProcess process = JvmProcess.start("the secure ZooKeeper server",
+				JavaCommand.mainClass(ZooKeeperServerMain.class.getName())
+					.jvmOptions("-Dzookeeper.serverCnxnFactory=" + NettyServerCnxnFactory.class.getName())
+					.arguments(configuration.toString()),
+				ProcessBuilder.Redirect.to(directory.resolve("server.log").toFile()));
 		SecureZooKeeperServer server = new SecureZooKeeperServer(process, port);
 		server.awaitListening(directory.resolve("server.log"));
 		return server;
@@ -93,10 +91,7 @@ public final class SecureZooKeeperServer implements AutoCloseable {
 
 	@Override
 	public void close() throws InterruptedException {
-		this.process.destroy();
-		if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
-			this.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-		}
+		this.process.stop(Duration.ofSeconds(10));
 	}
 
 }

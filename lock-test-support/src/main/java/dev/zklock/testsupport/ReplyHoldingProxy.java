@@ -15,8 +15,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
 
 /**
  * A TCP proxy between ZooKeeper clients and a server that can hold the server's replies
@@ -55,7 +53,7 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 
 	private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
-	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
+	private final TestClients clients = new TestClients();
 
 	private final Object gate = new Object();
 
@@ -168,21 +166,12 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 	 * @throws InterruptedException if interrupted while connecting
 	 */
 	public CuratorFramework newClient() throws InterruptedException {
-		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(connectString())
-			.sessionTimeoutMs(10_000)
-			.connectionTimeoutMs(5_000)
-			.retryPolicy(new RetryOneTime(100))
-			.build();
-		this.clients.add(client);
-		client.start();
-		client.blockUntilConnected();
-		return client;
+		return this.clients.connect(connectString(), 10_000);
 	}
 
 	@Override
 	public void close() throws IOException {
-		this.clients.forEach(CuratorFramework::close);
+		this.clients.close();
 		releaseReplies();
 		this.listener.close();
 		for (Socket socket : this.sockets) {

@@ -1,12 +1,8 @@
 package dev.zklock.testsupport;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -29,7 +25,7 @@ public final class ZooKeeperTestServer
 
 	private static final int TICK_TIME_MILLIS = 500;
 
-	private final List<CuratorFramework> clients = new ArrayList<>();
+	private final TestClients clients = new TestClients();
 
 	private TestingServer server;
 
@@ -68,8 +64,7 @@ public final class ZooKeeperTestServer
 	}
 
 	private void close() throws Exception {
-		this.clients.forEach(CuratorFramework::close);
-		this.clients.clear();
+		this.clients.close();
 		if (this.server != null) {
 			this.server.close();
 			this.server = null;
@@ -97,16 +92,7 @@ public final class ZooKeeperTestServer
 	 * @throws InterruptedException if interrupted while connecting
 	 */
 	public CuratorFramework newClient(int sessionTimeoutMillis) throws InterruptedException {
-		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(connectString())
-			.sessionTimeoutMs(sessionTimeoutMillis)
-			.connectionTimeoutMs(5_000)
-			.retryPolicy(new RetryOneTime(100))
-			.build();
-		this.clients.add(client);
-		client.start();
-		client.blockUntilConnected();
-		return client;
+		return this.clients.connect(connectString(), sessionTimeoutMillis);
 	}
 
 	public void stop() throws Exception {
