@@ -23,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Read/write locks and semaphores across three ZooKeeper sessions, as three processes
@@ -279,11 +280,7 @@ class LockTypesTests {
 
 	private void awaitQueueLength(String key, int length) throws Exception {
 		CuratorFramework client = this.zookeeper.newClient();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (client.getChildren().forPath(session(0).pathOf(key)).size() < length) {
-			assertThat(System.nanoTime()).isLessThan(deadline);
-			Thread.sleep(10);
-		}
+		await().until(() -> client.getChildren().forPath(session(0).pathOf(key)).size() >= length);
 	}
 
 }
