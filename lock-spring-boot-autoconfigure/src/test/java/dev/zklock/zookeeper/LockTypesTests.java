@@ -107,6 +107,7 @@ class LockTypesTests {
 								if (writers.incrementAndGet() != 1 || readers.get() != 0) {
 									violations.add("writer not alone");
 								}
+								// holds a while, so that a reader beside it shows
 								Thread.sleep(5);
 								writers.decrementAndGet();
 							}
@@ -115,6 +116,7 @@ class LockTypesTests {
 								if (writers.get() != 0) {
 									violations.add("reader beside a writer");
 								}
+								// holds a while, so that the other readers join it
 								Thread.sleep(20);
 								readers.decrementAndGet();
 							}
@@ -189,6 +191,7 @@ class LockTypesTests {
 						AcquiredLock permit = session.acquire("exports", LockType.SEMAPHORE, 2, WAIT);
 						try {
 							mostAtOnce.accumulateAndGet(holders.incrementAndGet(), Math::max);
+							// holds a while, so that the permits are all taken at once
 							Thread.sleep(10);
 							holders.decrementAndGet();
 						}
