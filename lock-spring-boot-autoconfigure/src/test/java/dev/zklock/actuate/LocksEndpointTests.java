@@ -17,6 +17,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The {@code locks} endpoint shows what this instance holds and waits for, and a key's
@@ -44,9 +45,7 @@ class LocksEndpointTests {
 				.get();
 			CompletableFuture<AcquiredLock> waiter = CompletableFuture
 				.supplyAsync(() -> registry.acquire("invoice:9", Duration.ofSeconds(10)));
-			while (registry.waitingLocks().isEmpty()) {
-				Thread.sleep(10);
-			}
+			await().until(() -> !registry.waitingLocks().isEmpty());
 			LocksEndpoint.LocksDescriptor locks = endpoint.locks();
 			assertThat(locks.rootPath()).isEqualTo("/locks");
 			assertThat(locks.held()).singleElement().satisfies((lock) -> {

@@ -1,7 +1,7 @@
 package dev.zklock.interceptor;
 
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,14 +18,17 @@ import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A {@code @Scheduled} job that runs once per tick across instances, and asynchronous
@@ -34,24 +37,39 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class ScheduledSingleRunTests {
 
-	private static final List<Long> runs = new CopyOnWriteArrayList<>();
+	private static final String HOLD_AT_LEAST = "450ms";
+
+	private static final List<Run> runs = new CopyOnWriteArrayList<>();
+
+	private static final ThreadLocal<Long> tickedAt = new ThreadLocal<>();
 
 	@RegisterExtension
 	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
 	private final ApplicationContextRunner contextRunner = LockApplications.connectedTo(zookeeper);
 
+	/**
+	 * Each instance ticks every 500 ms and runs the job only if no instance holds its
+	 * lock, which every run keeps for at least {@value #HOLD_AT_LEAST}: two runs, of
+	 * either instance, are never closer than that. A run's tick starts before its lock is
+	 * acquired, and the next run starts after that lock's release, so the next run starts
+	 * at least {@value #HOLD_AT_LEAST} after the previous run's tick, however slowly the
+	 * machine runs.
+	 */
 	@Test
 	void scheduledJobRunsOncePerTickAcrossTwoInstances() {
 		runs.clear();
 		ApplicationContextRunner instances = this.contextRunner.withUserConfiguration(NightlyJobConfiguration.class);
-		instances.run((first) -> instances.run((second) -> Thread.sleep(3_000)));
-		List<Long> starts = new ArrayList<>(runs);
-		starts.sort(Long::compare);
-		assertThat(starts).hasSizeBetween(3, 9);
-		for (int i = 1; i < starts.size(); i++) {
-			assertThat(starts.get(i) - starts.get(i - 1)).as("gap between runs %d and %d", i - 1, i)
-				.isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(400));
+		instances.run((first) -> instances.run((second) -> {
+			int runsBeforeBothStarted = runs.size();
+			await().atMost(Duration.ofSeconds(30)).until(() -> runs.size() >= runsBeforeBothStarted + 4);
+		}));
+		List<Run> inOrder = runs.stream().sorted(Comparator.comparingLong(Run::startedAt)).toList();
+		Duration holdAtLeast = DurationStyle.detectAndParse(HOLD_AT_LEAST);
+		for (int i = 1; i < inOrder.size(); i++) {
+			Duration sincePreviousTick = Duration.ofNanos(inOrder.get(i).startedAt() - inOrder.get(i - 1).tickedAt());
+			assertThat(sincePreviousTick).as("start of run %d after the tick of run %d", i, i - 1)
+				.isGreaterThanOrEqualTo(holdAtLeast);
 		}
 	}
 
@@ -111,6 +129,16 @@ class ScheduledSingleRunTests {
 	static class NightlyJobConfiguration {
 
 		@Bean
+		ThreadPoolTaskScheduler taskScheduler() {
+			ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+			scheduler.setTaskDecorator((tick) -> () -> {
+				tickedAt.set(System.nanoTime());
+				tick.run();
+			});
+			return scheduler;
+		}
+
+		@Bean
 		NightlyJob nightlyJob() {
 			return new NightlyJob();
 		}
@@ -120,10 +148,20 @@ class ScheduledSingleRunTests {
 	static class NightlyJob {
 
 		@Scheduled(fixedRate = 500)
-		@DistributedLock(key = "'nightly'", waitTime = "0", onFailure = OnLockFailure.SKIP, holdAtLeast = "450ms")
+		@DistributedLock(key = "'nightly'", waitTime = "0", onFailure = OnLockFailure.SKIP, holdAtLeast = HOLD_AT_LEAST)
 		void run() {
-			runs.add(System.nanoTime());
+			runs.add(new Run(tickedAt.get(), System.nanoTime()));
 		}
+
+	}
+
+	/**
+	 * A run of the nightly job, on the {@link System#nanoTime()} scale.
+	 *
+	 * @param tickedAt when its tick started, before the lock was asked for
+	 * @param startedAt when it started, under the lock
+	 */
+	record Run(long tickedAt, long startedAt) {
 
 	}
 

@@ -203,9 +203,14 @@ class LockHandOffTests {
 			.contains("read-");
 		CompletableFuture<AcquiredLock> writer = CompletableFuture
 			.supplyAsync(() -> other.acquire("doc", LockType.WRITE, 1, LONG_WAIT), this.threads);
-		await().until(() -> this.client.getChildren().forPath(registry.pathOf("doc")).size() == 2);
+		List<String> queue = await().until(() -> this.client.getChildren().forPath(registry.pathOf("doc")),
+				(nodes) -> nodes.size() == 2);
 		firstReader.release();
-		Thread.sleep(200);
+		// a release sends its deletion before it returns, and ZooKeeper answers a
+		// session's requests in order: this read sees the readers' node deleted if the
+		// release deleted it
+		assertThat(this.client.getChildren().forPath(registry.pathOf("doc"))).as("the queue after the first release")
+			.containsExactlyInAnyOrderElementsOf(queue);
 		assertThat(writer).isNotDone();
 		secondReader.release();
 		AcquiredLock written = writer.get(20, TimeUnit.SECONDS);

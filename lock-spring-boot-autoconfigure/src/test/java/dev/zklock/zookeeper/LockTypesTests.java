@@ -23,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Read/write locks and semaphores across three ZooKeeper sessions, as three processes
@@ -106,6 +107,7 @@ class LockTypesTests {
 								if (writers.incrementAndGet() != 1 || readers.get() != 0) {
 									violations.add("writer not alone");
 								}
+								// holds a while, so that a reader beside it shows
 								Thread.sleep(5);
 								writers.decrementAndGet();
 							}
@@ -114,6 +116,7 @@ class LockTypesTests {
 								if (writers.get() != 0) {
 									violations.add("reader beside a writer");
 								}
+								// holds a while, so that the other readers join it
 								Thread.sleep(20);
 								readers.decrementAndGet();
 							}
@@ -188,6 +191,7 @@ class LockTypesTests {
 						AcquiredLock permit = session.acquire("exports", LockType.SEMAPHORE, 2, WAIT);
 						try {
 							mostAtOnce.accumulateAndGet(holders.incrementAndGet(), Math::max);
+							// holds a while, so that the permits are all taken at once
 							Thread.sleep(10);
 							holders.decrementAndGet();
 						}
@@ -279,11 +283,7 @@ class LockTypesTests {
 
 	private void awaitQueueLength(String key, int length) throws Exception {
 		CuratorFramework client = this.zookeeper.newClient();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (client.getChildren().forPath(session(0).pathOf(key)).size() < length) {
-			assertThat(System.nanoTime()).isLessThan(deadline);
-			Thread.sleep(10);
-		}
+		await().until(() -> client.getChildren().forPath(session(0).pathOf(key)).size() >= length);
 	}
 
 }

@@ -61,12 +61,21 @@ class VirtualThreadLockTests {
 			finally {
 				virtualThreads.shutdownNow();
 			}
-			Thread.sleep(500);
+			stopOnceEveryEventIsHandled(pinning);
 		}
 		for (int counter : counters) {
 			assertThat(counter).isEqualTo(THREADS / KEYS);
 		}
 		assertThat(pinned).hasValue(0);
+	}
+
+	/**
+	 * {@code RecordingStream.stop()}, which returns once the stream has handled every
+	 * event recorded before, and which the Java 17 release this code compiles against
+	 * does not have.
+	 */
+	private static void stopOnceEveryEventIsHandled(RecordingStream stream) throws Exception {
+		RecordingStream.class.getMethod("stop").invoke(stream);
 	}
 
 	/**

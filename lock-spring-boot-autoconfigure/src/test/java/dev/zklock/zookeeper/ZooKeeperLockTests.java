@@ -77,7 +77,7 @@ class ZooKeeperLockTests {
 	void lockWaitsUntilTheOtherHolderReleases() throws Exception {
 		AcquiredLock held = this.otherProcess.acquire("view", Duration.ofSeconds(10));
 		CompletableFuture.runAsync(() -> {
-			sleep(300);
+			await().until(() -> this.client.getChildren().forPath(this.registry.pathOf("view")).size() == 2);
 			held.release();
 		});
 		ZooKeeperLock lock = this.registry.obtain("view");
@@ -103,17 +103,13 @@ class ZooKeeperLockTests {
 		});
 		waiter.start();
 		String keyPath = this.registry.pathOf("view");
-		while (this.client.getChildren().forPath(keyPath).size() < 2) {
-			Thread.sleep(10);
-		}
+		await().until(() -> this.client.getChildren().forPath(keyPath).size() == 2);
 		waiter.interrupt();
 		assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
 		assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (this.client.getChildren().forPath(keyPath).size() > 1 && System.nanoTime() < deadline) {
-			Thread.sleep(10);
-		}
-		assertThat(this.client.getChildren().forPath(keyPath)).hasSize(1);
+		// the waiter's node is deleted in the background
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(this.client.getChildren().forPath(keyPath)).hasSize(1));
 		held.release();
 	}
 
@@ -230,15 +226,6 @@ class ZooKeeperLockTests {
 		thread.start();
 		thread.join();
 		return new WeakReference<>(thread);
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 }

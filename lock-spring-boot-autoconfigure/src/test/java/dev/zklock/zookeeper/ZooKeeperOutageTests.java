@@ -43,11 +43,12 @@ class ZooKeeperOutageTests {
 
 	@Test
 	void acquisitionThatLosesZooKeeperWhileWaitingEndsAtItsDeadline() throws Exception {
-		ZooKeeperLockRegistry holder = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
+		CuratorFramework holderClient = this.zookeeper.newClient();
+		ZooKeeperLockRegistry holder = new ZooKeeperLockRegistry(holderClient, "/locks");
 		ZooKeeperLockRegistry waiter = new ZooKeeperLockRegistry(patientClient(), "/locks");
 		holder.acquire("contended", Duration.ofSeconds(5));
-		CompletableFuture.runAsync(() -> {
-			sleep(500);
+		CompletableFuture<Void> outage = CompletableFuture.runAsync(() -> {
+			await().until(() -> holderClient.getChildren().forPath(holder.pathOf("contended")).size() == 2);
 			stopServer();
 		});
 		long start = System.nanoTime();
@@ -56,6 +57,7 @@ class ZooKeeperOutageTests {
 			.withMessageContaining("'contended'")
 			.withMessageContaining("2000ms");
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(3_000));
+		assertThat(outage).as("the server stopped once the waiter queued").succeedsWithin(Duration.ofSeconds(10));
 		assertThat(Thread.currentThread().isInterrupted()).isFalse();
 		assertThat(waiter.keysInUse()).isZero();
 	}
@@ -112,15 +114,6 @@ class ZooKeeperOutageTests {
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);
-		}
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
 		}
 	}
 
