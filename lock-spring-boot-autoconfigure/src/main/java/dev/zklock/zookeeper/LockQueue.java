@@ -51,9 +51,12 @@ final class LockQueue {
 
 	private final String keyPath;
 
+	private final LockNodeCopies copies;
+
 	LockQueue(CuratorFramework client, String keyPath) {
 		this.client = client;
 		this.keyPath = keyPath;
+		this.copies = new LockNodeCopies(client, keyPath);
 	}
 
 	String keyPath() {
@@ -174,6 +177,7 @@ final class LockQueue {
 		if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
 			try {
 				deleteInBackground(event.getName());
+				this.copies.deleteCopiesOf(event.getName());
 			}
 			catch (Exception ex) {
 				logger.warn("Could not start deleting the lock node " + event.getName()
@@ -204,6 +208,9 @@ final class LockQueue {
 		long checkedAt = arrival.checkedAt();
 		while (true) {
 			List<String> queue = (read == arrival.firstLook()) ? read.childrenIfRead(replies) : read.children(replies);
+			if (queue != null) {
+				this.copies.deleteCopies(node.name(), queue);
+			}
 			int position = (queue != null) ? queue.indexOf(node.name()) : -1;
 			if (position < 0 && read == arrival.firstLook()) {
 				checkedAt = pauses.getAsLong();
@@ -394,12 +401,14 @@ final class LockQueue {
 
 	/**
 	 * Deletes a node in the background, retrying until ZooKeeper confirms it, without
-	 * holding the caller up: for a node whose turn did not come.
+	 * holding the caller up: for a node whose turn did not come. Copies that its create
+	 * left behind are looked for and deleted too (see {@link LockNodeCopies}).
 	 * @param node the node to delete
 	 * @throws Exception if the deletion could not even be started
 	 */
 	void abandon(QueuedNode node) throws Exception {
 		deleteInBackground(node.path());
+		this.copies.deleteCopiesOf(node.path());
 	}
 
 	private void deleteInBackground(String path) throws Exception {
