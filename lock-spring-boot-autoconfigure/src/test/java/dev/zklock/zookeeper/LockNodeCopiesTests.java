@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import dev.zklock.LockTimeoutException;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.ProtectedUtils;
@@ -50,12 +51,7 @@ class LockNodeCopiesTests {
 			lock.release();
 			return token;
 		});
-		await().until(() -> copying.queueOf("copied").size() == 2);
-		String waiting = copying.queueOf("copied").get(1).node();
-		String id = ProtectedUtils.extractProtectedId(waiting).orElseThrow();
-		String copy = client.create()
-			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-			.forPath("/locks/copied/" + ProtectedUtils.getProtectedPrefix(id) + "lock-");
+		String copy = plantCopyOfTheWaitingNode(client, copying, "copied");
 		assertThat(client.getChildren().forPath("/locks/copied")).hasSize(3);
 		first.release();
 		assertThat(waiter.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isGreaterThan(first.fencingToken());
@@ -76,15 +72,11 @@ class LockNodeCopiesTests {
 				copying.acquire("given-up", Duration.ofSeconds(3)).release();
 				return true;
 			}
-			catch (dev.zklock.LockTimeoutException ex) {
+			catch (LockTimeoutException ex) {
 				return false;
 			}
 		});
-		await().until(() -> copying.queueOf("given-up").size() == 2);
-		String id = ProtectedUtils.extractProtectedId(copying.queueOf("given-up").get(1).node()).orElseThrow();
-		String copy = client.create()
-			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-			.forPath("/locks/given-up/" + ProtectedUtils.getProtectedPrefix(id) + "lock-");
+		String copy = plantCopyOfTheWaitingNode(client, copying, "given-up");
 		assertThat(waiter.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isFalse();
 		await().until(() -> client.checkExists().forPath(copy) == null);
 		first.release();
@@ -92,6 +84,21 @@ class LockNodeCopiesTests {
 		assertThat(queue).isEmpty();
 		AcquiredLock again = other.acquire("given-up", Duration.ofSeconds(10));
 		again.release();
+	}
+
+	/**
+	 * Waits until the registry's node waits behind the holder's, then creates a copy of
+	 * it in the registry's session, as a create sent twice would have: with its
+	 * protection id, behind it in the queue.
+	 * @return the copy's path
+	 */
+	private static String plantCopyOfTheWaitingNode(CuratorFramework client, ZooKeeperLockRegistry registry, String key)
+			throws Exception {
+		await().until(() -> registry.queueOf(key).size() == 2);
+		String id = ProtectedUtils.extractProtectedId(registry.queueOf(key).get(1).node()).orElseThrow();
+		return client.create()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.forPath("/locks/" + key + "/" + ProtectedUtils.getProtectedPrefix(id) + "lock-");
 	}
 
 	private static ZooKeeperLockRegistry registry(CuratorFramework client) {
