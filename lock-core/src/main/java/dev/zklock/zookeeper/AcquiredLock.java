@@ -1,0 +1,131 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+import dev.zklock.ReleasableLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One acquisition of a ZooKeeper lock, to be released once: by the acquiring thread, or
+ * by any thread for a detached acquisition.
+ */
+public final class AcquiredLock implements ReleasableLock {
+
+	private final ZooKeeperLockRegistry registry;
+
+	private final LockEntry entry;
+
+	private final LockHold hold;
+
+	private static final AtomicIntegerFieldUpdater<AcquiredLock> RELEASED = AtomicIntegerFieldUpdater
+		.newUpdater(AcquiredLock.class, "released");
+
+	/** {@code 1} once released. */
+	private volatile int released;
+
+	AcquiredLock(ZooKeeperLockRegistry registry, LockEntry entry, LockHold hold) {
+		this.registry = registry;
+		this.entry = entry;
+		this.hold = hold;
+	}
+
+	LockEntry entry() {
+		return this.entry;
+	}
+
+	@Override
+	public String key() {
+		return this.hold.key();
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.hold.fencingToken();
+	}
+
+	@Override
+	public boolean isValid() {
+		return this.released == 0 && this.registry.isHeld(this.hold);
+	}
+
+	/**
+	 * Whether the lock was declared lost during this hold, under the registry's
+	 * {@link LostLockPolicy}. Unlike {@link #isValid()}, this stays {@code false} while
+	 * the hold is merely uncertain, and after a normal release.
+	 * @return whether the lock was lost
+	 */
+	@Override
+	public boolean isLost() {
+		if (this.released == 0) {
+			this.registry.isHeld(this.hold);
+		}
+		return this.hold.lossReason() != null;
+	}
+
+	/**
+	 * Why the lock was declared lost.
+	 * @return the reason, or {@code null} if it was not lost
+	 * @see #isLost()
+	 */
+	@Override
+	public @Nullable String getLossReason() {
+		return this.hold.lossReason();
+	}
+
+	/**
+	 * Releases this acquisition; the ZooKeeper lock is released when the last acquisition
+	 * sharing its hold is (the outermost of a thread's reentrant ones), unless it passes
+	 * to a waiting thread of this process (see {@link HandOffPolicy}). Must be called by
+	 * the thread that acquired the lock. Later calls do nothing. Never throws, and never
+	 * waits for ZooKeeper: it sends the deletion of the lock node and returns. Another
+	 * process finds the lock free once ZooKeeper has applied the deletion; this process's
+	 * next acquisition of the key is applied after it. A deletion that fails is logged
+	 * and left to Curator, which keeps deleting the lock node in the background
+	 * (ZooKeeper deletes it anyway when the session ends). A release after the lock was
+	 * lost is no error.
+	 */
+	@Override
+	public void release() {
+		if (RELEASED.compareAndSet(this, 0, 1)) {
+			this.registry.release(this.entry, this.hold);
+		}
+	}
+
+	/**
+	 * Releases this acquisition after a delay, on a background thread, without waiting
+	 * for ZooKeeper to confirm it. For an acquisition of the calling thread, the thread
+	 * is done with the lock now: if this was its outermost acquisition, it no longer
+	 * re-enters the lock, and its next acquisition of the key waits for the delay like
+	 * any other. Later calls of either release method do nothing.
+	 * @param delay how long to keep the lock from now
+	 * @return a stage that completes on the registry's thread once the acquisition is
+	 * released: its hold ended, and its node handed to a waiter of this process or its
+	 * deletion sent to ZooKeeper; complete at once if the acquisition was already
+	 * released, and never complete if the registry closes before the delay ends (the
+	 * session's end then deletes the node)
+	 * @throws IllegalArgumentException if the delay is {@code null} or negative; the
+	 * acquisition is then still held, to be released again
+	 */
+	@Override
+	public CompletionStage<Void> releaseAfter(Duration delay) {
+		if (delay == null) {
+			throw new IllegalArgumentException("'delay' must not be null");
+		}
+		if (delay.isNegative()) {
+			throw new IllegalArgumentException("'delay' must not be negative, but was " + delay);
+		}
+		if (RELEASED.compareAndSet(this, 0, 1)) {
+			return this.registry.releaseAfter(this.entry, this.hold, delay);
+		}
+		return CompletableFuture.completedStage(null);
+	}
+
+	@Override
+	public String toString() {
+		return "AcquiredLock[key=" + key() + ", fencingToken=" + fencingToken() + "]";
+	}
+
+}

@@ -1,0 +1,160 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+
+import dev.zklock.AbbreviatedKey;
+import dev.zklock.LockAcquisitionException;
+import dev.zklock.LockTimeoutException;
+import dev.zklock.zookeeper.LockQueue.QueuedNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Takes the holds of a registry's acquisitions and gives them back: the orchestration of
+ * one acquisition. A hold of a key's lock is handed over within the key's
+ * {@link LockCohort}, or taken in ZooKeeper through {@link QueueTurns} by the cohort's
+ * leader (or by every thread, when the lock has no cohort). Either way, a turn becomes a
+ * hold only when its node belongs to the client's current session.
+ */
+final class LockAcquirer {
+
+	private static final Logger logger = LoggerFactory.getLogger(LockAcquirer.class);
+
+	private final QueueTurns queueTurns;
+
+	private final LockLossDetector lossDetector;
+
+	LockAcquirer(QueueTurns queueTurns, LockLossDetector lossDetector) {
+		this.queueTurns = queueTurns;
+		this.lossDetector = lossDetector;
+	}
+
+	/**
+	 * Takes a lock node, from the key's cohort or in ZooKeeper, and checks that it
+	 * belongs to the current session and that nothing cast doubt on it since it was last
+	 * found held (by ZooKeeper's answer, or by the holder that handed it over): a node
+	 * whose session ended holds nothing, a doubted node is deleted, and the acquisition
+	 * starts again if the wait time allows.
+	 * @param entry the key's entry
+	 * @param key the lock key
+	 * @param kind the kind of lock
+	 * @param applicationName the application's name, for the holder that a node queued in
+	 * ZooKeeper names, or {@code null} for none
+	 * @param waitTime the wait time, for messages
+	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
+	 * @param owner the thread that will own the hold, or {@code null} for none
+	 * @return the hold, registered with the loss detector
+	 * @throws LockTimeoutException if other holders kept the lock for the wait time
+	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
+	 */
+	LockHold take(LockEntry entry, String key, LockNodeKind kind, @Nullable String applicationName, Duration waitTime,
+			long deadline, @Nullable Thread owner) throws Exception {
+		LockCohort cohort = entry.cohortOf(kind);
+		while (true) {
+			LockCohort.Turn turn = (cohort != null) ? cohort.await(deadline) : LockCohort.Turn.LEAD;
+			if (turn == null) {
+				throw timeout(entry, key, waitTime, deadline);
+			}
+			boolean leads = turn.leads();
+			if (leads) {
+				turn = lead(cohort, entry, key, kind, HolderIdentity.current(applicationName, owner != null), waitTime,
+						deadline);
+			}
+			QueuedNode node = turn.node();
+			LockHold hold = new LockHold(key, node, node.fencingToken(turn.handOff()), owner, cohort);
+			long checkedAt = this.lossDetector.doubts();
+			this.lossDetector.register(hold);
+			if (isHeld(hold, turn, leads) && hold.begin()) {
+				if (cohort != null && leads) {
+					cohort.led(node, checkedAt);
+				}
+				return hold;
+			}
+			this.lossDetector.unregister(hold);
+			giveUp(cohort, entry, node, leads, key);
+			if (System.nanoTime() - deadline >= 0) {
+				throw new LockAcquisitionException(key,
+						"Could not acquire lock '" + AbbreviatedKey.of(key) + "' within " + waitTime.toMillis()
+								+ "ms: its lock node was in doubt (a suspended connection, an ended "
+								+ "ZooKeeper session or a pause of this process) before it was held",
+						null);
+			}
+			logger.debug("The lock node of '" + AbbreviatedKey.of(key)
+					+ "' was in doubt before it was held; queueing again");
+		}
+	}
+
+	/**
+	 * Whether a new hold's node is held in the current session, and nothing cast doubt on
+	 * it since it was last found held. A node whose turn ZooKeeper just showed was found
+	 * held by that answer, in a session the client is still connected in: only a pause
+	 * since can have ended that session unnoticed. A node taken over from another holder
+	 * of this process was found held by that holder's check: any doubt since (a suspended
+	 * connection too, which may have been lost under the {@link LostLockPolicy}) keeps it
+	 * from passing on.
+	 */
+	private boolean isHeld(LockHold hold, LockCohort.Turn turn, boolean leads) {
+		return this.lossDetector.isHeld(hold) && hold.sessionId() == this.lossDetector.currentSessionId()
+				&& (leads ? this.lossDetector.unpausedSince(turn.checkedAt())
+						: this.lossDetector.undoubtedSince(turn.checkedAt()));
+	}
+
+	/**
+	 * Gives a hold's node back: it passes to a waiting thread of this process, or stays
+	 * with the other holders of its shared node, or is to be deleted.
+	 * @param entry the key's entry
+	 * @param hold the ended hold
+	 * @param handOff whether the node may pass on; {@code false} when its lock may have
+	 * been lost
+	 * @param checkedAt the {@link LockLossDetector#doubts() doubt count} read before the
+	 * hold's lock was found held, for the check that passing it on needs
+	 * @return the node to delete, or {@code null} if it stays held
+	 */
+	@Nullable QueuedNode giveBack(LockEntry entry, LockHold hold, boolean handOff, long checkedAt) {
+		LockCohort cohort = entry.cohortOf(hold.kind());
+		return (cohort != null) ? cohort.leave(handOff, checkedAt) : hold.node();
+	}
+
+	/**
+	 * Queues for a lock node in ZooKeeper and waits for its turn, leading the cohort if
+	 * there is one: a cohort whose leader fails is led by its next waiter.
+	 */
+	private LockCohort.Turn lead(@Nullable LockCohort cohort, LockEntry entry, String key, LockNodeKind kind,
+			HolderIdentity holder, Duration waitTime, long deadline) throws Exception {
+		LockCohort.Turn turn = null;
+		try {
+			turn = this.queueTurns.take(entry.queue, key, kind, holder, waitTime, deadline, this.lossDetector::pauses);
+			if (turn == null) {
+				throw timeout(entry, key, waitTime, deadline);
+			}
+			return turn;
+		}
+		finally {
+			if (turn == null && cohort != null) {
+				cohort.leadFailed();
+			}
+		}
+	}
+
+	private LockTimeoutException timeout(LockEntry entry, String key, Duration waitTime, long deadline) {
+		return new LockTimeoutException(key, waitTime, this.queueTurns.describeHead(entry.queue, deadline));
+	}
+
+	private void giveUp(@Nullable LockCohort cohort, LockEntry entry, QueuedNode node, boolean leads, String key) {
+		if (cohort == null) {
+			this.queueTurns.abandon(entry.queue, node, key);
+		}
+		else if (leads) {
+			this.queueTurns.abandon(entry.queue, node, key);
+			cohort.leadFailed();
+		}
+		else {
+			QueuedNode released = cohort.leave(false, 0);
+			if (released != null) {
+				this.queueTurns.abandon(entry.queue, released, key);
+			}
+		}
+	}
+
+}

@@ -1,0 +1,353 @@
+package dev.zklock.zookeeper;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+import dev.zklock.zookeeper.LockQueue.QueuedNode;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The threads of this process that want one kind of lock of one key, and the ZooKeeper
+ * lock node they share: only one of them at a time queues in ZooKeeper (the leader), the
+ * others wait here in order, and a released node passes to the next of them with no
+ * ZooKeeper round trip, as far as the {@link HandOffPolicy} allows.
+ * <p>
+ * Exclusive cohorts pass the node from one holder to the next; shared (read) cohorts let
+ * every waiter join the node while it is held. Either way, a node whose bound is reached
+ * takes no more holders: the last one to leave releases it to ZooKeeper, and the next
+ * waiter leads a new turn, behind the other processes that queued meanwhile. The bounds
+ * of the policy apply only while another node may queue behind the cohort's: once a
+ * thread waits here, the cohort asks ZooKeeper, once per node, whether one does, and
+ * watches the queue for one that comes later. With none behind, the node passes on until
+ * the room of its fencing tokens runs out ({@link FencingTokens#MAX_HAND_OFFS}).
+ */
+final class LockCohort {
+
+	private final boolean shared;
+
+	private final HandOffPolicy policy;
+
+	private final QueueWatch queueWatch;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Deque<Waiter> waiters = new ArrayDeque<>();
+
+	private @Nullable QueuedNode node;
+
+	private int holders;
+
+	private int handOffs;
+
+	private long nodeAcquiredAt;
+
+	private long nodeCheckedAt;
+
+	private boolean retired;
+
+	private @Nullable QueuedNode doubtedBeforeLed;
+
+	private boolean leading;
+
+	/**
+	 * Whether another node queues behind the held node: {@code null} until ZooKeeper
+	 * told, so that the policy's bounds apply.
+	 */
+	private @Nullable Boolean othersQueued;
+
+	private boolean askedWhoQueues;
+
+	LockCohort(boolean shared, HandOffPolicy policy, QueueWatch queueWatch) {
+		this.shared = shared;
+		this.policy = policy;
+		this.queueWatch = queueWatch;
+	}
+
+	/**
+	 * Waits for this thread's turn in the cohort: to hold the cohort's node, or to lead
+	 * (queue for a node in ZooKeeper). A turn given while the thread is interrupted is
+	 * still given, with the interrupt flag set.
+	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
+	 * @return the turn, or {@code null} if the deadline passed first
+	 * @throws InterruptedException if the thread was interrupted before its turn came
+	 */
+	@Nullable Turn await(long deadline) throws InterruptedException {
+		this.lock.lock();
+		try {
+			if (this.waiters.isEmpty()) {
+				Turn turn = nextTurn();
+				if (turn != null) {
+					return turn;
+				}
+			}
+			Waiter waiter = new Waiter(this.lock.newCondition());
+			this.waiters.addLast(waiter);
+			askWhoQueues();
+			while (waiter.turn == null) {
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					this.waiters.remove(waiter);
+					return null;
+				}
+				try {
+					waiter.turnCame.awaitNanos(remaining);
+				}
+				catch (InterruptedException ex) {
+					if (waiter.turn == null) {
+						this.waiters.remove(waiter);
+						throw ex;
+					}
+					Thread.currentThread().interrupt();
+				}
+			}
+			return waiter.turn;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Whether threads wait in this cohort for their turn: a node released now would pass
+	 * to one of them.
+	 * @return whether any thread waits
+	 */
+	boolean hasWaiters() {
+		this.lock.lock();
+		try {
+			return !this.waiters.isEmpty();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * The leader's node got its turn in ZooKeeper: it is held, and shared cohorts let
+	 * their waiters join it.
+	 * @param acquired the node
+	 * @param checkedAt the {@link LockLossDetector#doubts() doubt count} read before the
+	 * leader found its node held
+	 */
+	void led(QueuedNode acquired, long checkedAt) {
+		this.lock.lock();
+		try {
+			this.leading = false;
+			this.node = acquired;
+			this.nodeCheckedAt = checkedAt;
+			this.holders = 1;
+			this.handOffs = 0;
+			this.retired = acquired.equals(this.doubtedBeforeLed);
+			this.doubtedBeforeLed = null;
+			this.nodeAcquiredAt = System.nanoTime();
+			this.othersQueued = null;
+			this.askedWhoQueues = false;
+			askWhoQueues();
+			passOn();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * The leader holds no node: its turn did not come in time, or failed. The next waiter
+	 * leads.
+	 */
+	void leadFailed() {
+		this.lock.lock();
+		try {
+			this.leading = false;
+			this.doubtedBeforeLed = null;
+			passOn();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Takes no more holders on a node whose lock became uncertain or was lost: its
+	 * current holders keep it until they leave, and it is then released to ZooKeeper. A
+	 * leader's node may be doubted before the leader reports it {@link #led}.
+	 * @param doubted the node
+	 */
+	void retire(QueuedNode doubted) {
+		this.lock.lock();
+		try {
+			if (doubted.equals(this.node)) {
+				this.retired = true;
+			}
+			else if (this.node == null && this.leading) {
+				this.doubtedBeforeLed = doubted;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * A holder leaves the cohort's node: it passes to the next waiter, or stays with the
+	 * other holders of a shared node, or is released.
+	 * @param handOff whether the node may pass on; {@code false} when its lock may have
+	 * been lost
+	 * @param checkedAt the {@link LockLossDetector#doubts() doubt count} read before the
+	 * leaving holder found its lock held
+	 * @return the node to release to ZooKeeper, or {@code null} if it stays held
+	 */
+	@Nullable QueuedNode leave(boolean handOff, long checkedAt) {
+		this.lock.lock();
+		try {
+			this.holders--;
+			this.retired |= !handOff;
+			if (handOff) {
+				this.nodeCheckedAt = Math.max(this.nodeCheckedAt, checkedAt);
+			}
+			if (this.holders > 0) {
+				return null;
+			}
+			passOn();
+			if (this.holders > 0) {
+				return null;
+			}
+			QueuedNode released = this.node;
+			this.node = null;
+			passOn();
+			return released;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Asks ZooKeeper whether another node queues behind the held one, once per node, and
+	 * only when a thread waits for it here: a node that no thread waits for is released,
+	 * whoever queues behind it.
+	 */
+	private void askWhoQueues() {
+		QueuedNode held = this.node;
+		if (held == null || this.askedWhoQueues || this.waiters.isEmpty()) {
+			return;
+		}
+		this.askedWhoQueues = true;
+		try {
+			this.queueWatch.watchBehind(held, (queued) -> othersQueued(held, queued));
+		}
+		catch (Exception ex) {
+			// not known, so the bounds apply
+		}
+	}
+
+	/**
+	 * ZooKeeper told whether another node queues behind a node: once it does, it does
+	 * until the node is released.
+	 */
+	private void othersQueued(QueuedNode behindOf, boolean queued) {
+		this.lock.lock();
+		try {
+			if (behindOf.equals(this.node) && (queued || this.othersQueued == null)) {
+				this.othersQueued = queued;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Gives turns to waiters in order, as long as the node can take holders, or one
+	 * waiter the lead when there is no node and no leader.
+	 */
+	private void passOn() {
+		while (!this.waiters.isEmpty()) {
+			Turn turn = nextTurn();
+			if (turn == null) {
+				return;
+			}
+			Waiter waiter = this.waiters.removeFirst();
+			waiter.turn = turn;
+			waiter.turnCame.signal();
+		}
+	}
+
+	private @Nullable Turn nextTurn() {
+		QueuedNode held = this.node;
+		if (held != null) {
+			if (acceptsHolder()) {
+				this.holders++;
+				this.handOffs++;
+				return new Turn(held, this.handOffs, this.nodeCheckedAt);
+			}
+			return null;
+		}
+		if (!this.leading) {
+			this.leading = true;
+			return Turn.LEAD;
+		}
+		return null;
+	}
+
+	private boolean acceptsHolder() {
+		boolean withinBounds = this.handOffs < this.policy.maxHandOffs()
+				&& System.nanoTime() - this.nodeAcquiredAt < this.policy.maxTimeNanos();
+		return (this.shared || this.holders == 0) && !this.retired && this.handOffs < FencingTokens.MAX_HAND_OFFS
+				&& (withinBounds || Boolean.FALSE.equals(this.othersQueued));
+	}
+
+	/**
+	 * A thread's turn: at a node, or to lead.
+	 *
+	 * @param node the node the thread holds from now on; {@code null} for the turn to
+	 * lead, that is to queue for a node in ZooKeeper
+	 * @param handOff how many holders had the node before this one: {@code 0} for the
+	 * thread that queued it in ZooKeeper
+	 * @param checkedAt for a node handed over, the {@link LockLossDetector#doubts() doubt
+	 * count} read before a holder of this process last found it held; for a node whose
+	 * turn ZooKeeper showed, the {@link LockLossDetector#pauses() pause count} read
+	 * before ZooKeeper was asked: the turn stands only if nothing was counted since
+	 */
+	record Turn(@Nullable QueuedNode node, int handOff, long checkedAt) {
+
+		static final Turn LEAD = new Turn(null, 0, 0);
+
+		boolean leads() {
+			return this.node == null;
+		}
+
+	}
+
+	/**
+	 * Learns from ZooKeeper whether other nodes queue behind a held node.
+	 */
+	@FunctionalInterface
+	interface QueueWatch {
+
+		/**
+		 * Reads the node's queue in the background and watches it.
+		 * @param held the held node
+		 * @param othersQueued told {@code true} or {@code false} once the read answers,
+		 * and {@code true} when the queue changes afterwards
+		 * @throws Exception if the read cannot be sent
+		 */
+		void watchBehind(QueuedNode held, Consumer<Boolean> othersQueued) throws Exception;
+
+	}
+
+	private static final class Waiter {
+
+		private final Condition turnCame;
+
+		private @Nullable Turn turn;
+
+		Waiter(Condition turnCame) {
+			this.turnCame = turnCame;
+		}
+
+	}
+
+}

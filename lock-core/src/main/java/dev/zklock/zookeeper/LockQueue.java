@@ -1,0 +1,471 @@
+package dev.zklock.zookeeper;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorClosedException;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The queue of lock nodes under one key's node: the fair lock protocol that processes
+ * share through ZooKeeper.
+ * <p>
+ * A contender enqueues an ephemeral sequential node, created with Curator's protection so
+ * that a create whose reply was lost is found again (and one that was given up is deleted
+ * in the background). Its turn comes when no node ahead of it blocks it, by the rules of
+ * its {@link LockNodeKind}; until then it watches the one node it waits for, so a release
+ * wakes one waiter, not all. A holder is a node, not a thread: whoever has the
+ * {@link QueuedNode} may leave the queue.
+ * <p>
+ * Exclusive nodes are named like Curator's {@code InterProcessMutex} nodes, so the two
+ * exclude each other on the same path. The key node is a container node, which ZooKeeper
+ * removes once it is empty.
+ */
+final class LockQueue {
+
+	static final int SEQUENCE_LENGTH = 10;
+
+	private static final Logger logger = LoggerFactory.getLogger(LockQueue.class);
+
+	static final Comparator<String> BY_SEQUENCE = Comparator.comparing(LockQueue::sequenceOf);
+
+	private final CuratorFramework client;
+
+	private final String keyPath;
+
+	private final LockNodeCopies copies;
+
+	LockQueue(CuratorFramework client, String keyPath) {
+		this.client = client;
+		this.keyPath = keyPath;
+		this.copies = new LockNodeCopies(client, keyPath);
+	}
+
+	String keyPath() {
+		return this.keyPath;
+	}
+
+	/**
+	 * Creates a node at the end of the queue, and sends a read of the queue right behind
+	 * the create. ZooKeeper answers a session's requests in order, so the read sees the
+	 * new node, and the node's first look at the queue costs no round trip of its own.
+	 * The node's stat comes with the create's reply, so the fencing token and the owner
+	 * session cost no round trip either (unless Curator had to find the node again after
+	 * a connection loss).
+	 * <p>
+	 * If the key's node is missing (the key's first lock, or ZooKeeper reaped the empty
+	 * container), it is created, and the node with it, in one more round trip; Curator's
+	 * own {@code creatingParentContainersIfNeeded} on the lock node would create the key
+	 * node on Curator's single background thread, one key at a time for the whole
+	 * process.
+	 * @param kind the kind of node
+	 * @param holder who asks, stored as the node's data
+	 * @param pauses counts the pauses of this process, read before the first look is sent
+	 * (see {@link LockLossDetector#pauses()})
+	 * @param replies how long to wait for ZooKeeper's replies
+	 * @return the node, with its first look at the queue
+	 * @throws Exception if ZooKeeper fails or does not reply in time, or the thread is
+	 * interrupted; a node created after the caller gave up is deleted in the background
+	 */
+	Arrival enqueue(LockNodeKind kind, HolderIdentity holder, LongSupplier pauses, ReplyWait replies) throws Exception {
+		Arrival arrival = tryEnqueue(kind, holder, pauses, replies);
+		while (arrival == null) {
+			createKeyNode(replies);
+			arrival = tryEnqueue(kind, holder, pauses, replies);
+		}
+		return arrival;
+	}
+
+	private void createKeyNode(ReplyWait replies) throws Exception {
+		CompletableFuture<CuratorEvent> created = new CompletableFuture<>();
+		this.client.create()
+			.creatingParentContainersIfNeeded()
+			.withMode(CreateMode.CONTAINER)
+			.inBackground((client, event) -> created.complete(event))
+			.forPath(this.keyPath);
+		KeeperException.Code result = KeeperException.Code.get(replies.await(created).getResultCode());
+		// NODEEXISTS: created by another thread or process meanwhile
+		if (result != KeeperException.Code.OK && result != KeeperException.Code.NODEEXISTS) {
+			throw KeeperException.create(result, this.keyPath);
+		}
+	}
+
+	private @Nullable Arrival tryEnqueue(LockNodeKind kind, HolderIdentity holder, LongSupplier pauses,
+			ReplyWait replies) throws Exception {
+		long checkedAt = pauses.getAsLong();
+		CompletableFuture<CuratorEvent> created = new CompletableFuture<>();
+		this.client.create()
+			.withProtection()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.inBackground((client, event) -> created.complete(event))
+			.forPath(ZKPaths.makePath(this.keyPath, kind.namePrefix()), holder.toBytes());
+		QueueRead firstLook;
+		CuratorEvent event;
+		try {
+			firstLook = QueueRead.start(this.client, this.keyPath, kind.waitsForAnyDeparture());
+			event = replies.await(created);
+		}
+		catch (Exception ex) {
+			created.thenAccept(this::abandonCreated);
+			throw ex;
+		}
+		KeeperException.Code result = KeeperException.Code.get(event.getResultCode());
+		if (result == KeeperException.Code.NONODE) {
+			return null;
+		}
+		if (result != KeeperException.Code.OK) {
+			throw KeeperException.create(result, event.getPath());
+		}
+		Stat stat = (event.getStat() != null) ? event.getStat() : statOfFoundAgain(event, replies);
+		return new Arrival(queuedNode(event, kind, stat), firstLook, checkedAt);
+	}
+
+	/**
+	 * The node just created; deleted in the background if its zxid fits no fencing token.
+	 */
+	private QueuedNode queuedNode(CuratorEvent created, LockNodeKind kind, Stat stat) {
+		try {
+			return new QueuedNode(created.getName(), kind, stat.getCzxid(), stat.getEphemeralOwner());
+		}
+		catch (IllegalStateException ex) {
+			abandonCreated(created);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Reads the stat of a node that Curator found again after a connection loss, whose
+	 * create's reply brought none. The node exists from here on: if the read fails, the
+	 * node is deleted in the background, or it would block the key until the session
+	 * ends.
+	 */
+	private Stat statOfFoundAgain(CuratorEvent created, ReplyWait replies) throws Exception {
+		try {
+			CompletableFuture<CuratorEvent> read = new CompletableFuture<>();
+			this.client.checkExists().inBackground((client, event) -> read.complete(event)).forPath(created.getName());
+			Stat stat = replies.await(read).getStat();
+			if (stat == null) {
+				throw new KeeperException.NoNodeException(created.getName());
+			}
+			return stat;
+		}
+		catch (Exception ex) {
+			abandonCreated(created);
+			throw ex;
+		}
+	}
+
+	private void abandonCreated(CuratorEvent event) {
+		if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+			try {
+				deleteInBackground(event.getName());
+				this.copies.deleteCopiesOf(event.getName());
+			}
+			catch (Exception ex) {
+				logger.warn("Could not start deleting the lock node " + event.getName()
+						+ ", whose creation was given up; ZooKeeper deletes it when the session ends", ex);
+			}
+		}
+	}
+
+	/**
+	 * Waits until the node's turn comes, or the deadline passes.
+	 * @param arrival the node, enqueued by this queue, with its first look at the queue
+	 * @param deadlineNanos the deadline, on the {@link System#nanoTime()} scale
+	 * @param pauses counts the pauses of this process, read before each look at the queue
+	 * is sent
+	 * @param replies how long to wait for ZooKeeper's replies
+	 * @return the pause count read before the look at the queue that showed the node's
+	 * turn, or empty if the deadline passed first
+	 * @throws KeeperException.NoNodeException if the node is gone: its session ended
+	 * @throws LockNodeKind.ConflictException if the queue holds nodes of kinds that
+	 * cannot be combined with the node's
+	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
+	 */
+	OptionalLong awaitTurn(Arrival arrival, long deadlineNanos, LongSupplier pauses, ReplyWait replies)
+			throws Exception {
+		QueuedNode node = arrival.node();
+		boolean watchQueue = node.kind().waitsForAnyDeparture();
+		QueueRead read = arrival.firstLook();
+		long checkedAt = arrival.checkedAt();
+		while (true) {
+			List<String> queue = (read == arrival.firstLook()) ? read.childrenIfRead(replies) : read.children(replies);
+			if (queue != null) {
+				this.copies.deleteCopies(node.name(), queue);
+			}
+			int position = (queue != null) ? queue.indexOf(node.name()) : -1;
+			if (position < 0 && read == arrival.firstLook()) {
+				checkedAt = pauses.getAsLong();
+				read = QueueRead.start(this.client, this.keyPath, watchQueue);
+				continue;
+			}
+			if (position < 0) {
+				throw new KeeperException.NoNodeException(node.path());
+			}
+			String blocker = node.kind().blockerOf(queue, position);
+			if (blocker == null) {
+				return OptionalLong.of(checkedAt);
+			}
+			long remaining = deadlineNanos - System.nanoTime();
+			if (remaining <= 0) {
+				return OptionalLong.empty();
+			}
+			boolean changed = watchQueue ? read.awaitChange(remaining) : awaitChangeOf(blocker, remaining);
+			if (!changed) {
+				return OptionalLong.empty();
+			}
+			checkedAt = pauses.getAsLong();
+			read = QueueRead.start(this.client, this.keyPath, watchQueue);
+		}
+	}
+
+	/**
+	 * Waits until the blocking node changes (in practice: is deleted). The watch is set
+	 * with a read of the node's data, not with an existence check: a data watch is set
+	 * only on a node that exists, and goes when the node does, while an existence check
+	 * of a node already gone would leave a watch for its creation, which never comes for
+	 * a sequential name, for as long as the session lives.
+	 * @param blocker the name of the blocking node
+	 * @param remainingNanos how long to wait at most, for the read's reply too: a waiter
+	 * whose time is up has its answer, the lock is held
+	 * @return whether the node changed or was already gone; {@code false} if the time
+	 * passed first
+	 * @throws IllegalStateException if the node is not ephemeral, and so would never go
+	 */
+	private boolean awaitChangeOf(String blocker, long remainingNanos) throws Exception {
+		CountDownLatch blockerChanged = new CountDownLatch(1);
+		CompletableFuture<CuratorEvent> watched = new CompletableFuture<>();
+		String blockerPath = ZKPaths.makePath(this.keyPath, blocker);
+		this.client.getData()
+			.usingWatcher((Watcher) (event) -> blockerChanged.countDown())
+			.inBackground((client, event) -> watched.complete(event))
+			.forPath(blockerPath);
+		long deadline = System.nanoTime() + remainingNanos;
+		CuratorEvent read;
+		try {
+			read = watched.get(remainingNanos, TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			return false;
+		}
+		KeeperException.Code result = KeeperException.Code.get(read.getResultCode());
+		if (result == KeeperException.Code.NONODE) {
+			return true;
+		}
+		if (result != KeeperException.Code.OK) {
+			throw KeeperException.create(result, blockerPath);
+		}
+		if (read.getStat().getEphemeralOwner() == 0) {
+			throw new IllegalStateException("The lock node " + blockerPath + " ahead in the queue is not ephemeral: "
+					+ "it belongs to no ZooKeeper session, so no lock client holds it, and it would block the key "
+					+ "for ever. A client other than a lock client created it; delete it, and keep other clients "
+					+ "from the lock root (see README)");
+		}
+		return blockerChanged.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * Learns whether other nodes queue behind a held node: reads the queue in the
+	 * background, and watches it until it changes. A change after the read counts as a
+	 * node queued behind, whatever it was.
+	 * @param held the held node
+	 * @param othersQueued told whether a node queues behind once the read answers (not at
+	 * all if it fails), and {@code true} when the queue changes afterwards
+	 * @throws Exception if the read cannot be sent
+	 */
+	void watchBehind(QueuedNode held, Consumer<Boolean> othersQueued) throws Exception {
+		String sequence = sequenceOf(held.name());
+		this.client.getChildren()
+			.usingWatcher((CuratorWatcher) (event) -> othersQueued.accept(true))
+			.inBackground((client, event) -> {
+				if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+					othersQueued.accept(event.getChildren()
+						.stream()
+						.anyMatch((child) -> sequenceOf(child).compareTo(sequence) > 0));
+				}
+			})
+			.forPath(this.keyPath);
+	}
+
+	/**
+	 * Who holds the node at the head of the queue, read in the background.
+	 * @return the holder, or {@code null} if the queue is empty, its head names none, or
+	 * ZooKeeper fails
+	 * @throws Exception if the read cannot be sent
+	 */
+	CompletableFuture<@Nullable HolderIdentity> head() throws Exception {
+		CompletableFuture<@Nullable String> headPath = new CompletableFuture<>();
+		this.client.getChildren().inBackground((client, event) -> {
+			List<String> queue = (event.getResultCode() == KeeperException.Code.OK.intValue()) ? event.getChildren()
+					: List.of();
+			headPath.complete(
+					queue.stream().min(BY_SEQUENCE).map((head) -> ZKPaths.makePath(this.keyPath, head)).orElse(null));
+		}).forPath(this.keyPath);
+		return headPath.thenCompose(this::holderOf);
+	}
+
+	private CompletableFuture<@Nullable HolderIdentity> holderOf(@Nullable String nodePath) {
+		CompletableFuture<@Nullable HolderIdentity> holder = new CompletableFuture<>();
+		if (nodePath == null) {
+			holder.complete(null);
+			return holder;
+		}
+		try {
+			this.client.getData()
+				.inBackground((client, event) -> holder.complete(HolderIdentity.fromBytes(event.getData())))
+				.forPath(nodePath);
+		}
+		catch (Exception ex) {
+			holder.complete(null);
+		}
+		return holder;
+	}
+
+	/**
+	 * The queue's nodes as ZooKeeper sees them, in order.
+	 * @return the nodes, empty if the key's node does not exist (never created, or reaped
+	 * as an empty container)
+	 * @throws Exception if ZooKeeper fails
+	 */
+	List<QueuedLockNode> describe() throws Exception {
+		List<String> queue;
+		try {
+			queue = this.client.getChildren().forPath(this.keyPath);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
+		queue.sort(BY_SEQUENCE);
+		List<QueuedLockNode> nodes = new ArrayList<>(queue.size());
+		for (int position = 0; position < queue.size(); position++) {
+			String name = queue.get(position);
+			Stat stat = new Stat();
+			byte[] data;
+			try {
+				data = this.client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(this.keyPath, name));
+			}
+			catch (KeeperException.NoNodeException ex) {
+				continue;
+			}
+			LockNodeKind kind = LockNodeKind.ofNodeName(name);
+			nodes.add(new QueuedLockNode(name, LockActivity.typeOf(kind), LockActivity.permitsOf(kind),
+					turnHasCome(kind, queue, position), FencingTokens.of(stat.getCzxid(), 0),
+					Long.toHexString(stat.getEphemeralOwner()), HolderIdentity.fromBytes(data)));
+		}
+		return nodes;
+	}
+
+	private static boolean turnHasCome(LockNodeKind kind, List<String> queue, int position) {
+		try {
+			return kind.blockerOf(queue, position) == null;
+		}
+		catch (LockNodeKind.ConflictException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * Deletes the node in the background, and keeps deleting it if ZooKeeper cannot be
+	 * reached now. A node that is already gone is no error.
+	 * @param node the node to delete
+	 * @return ZooKeeper's reply to the deletion, to come
+	 * @throws Exception if the deletion could not even be started
+	 */
+	CompletableFuture<CuratorEvent> leave(QueuedNode node) throws Exception {
+		CompletableFuture<CuratorEvent> deleted = new CompletableFuture<>();
+		this.client.delete()
+			.quietly()
+			.guaranteed()
+			.inBackground((client, event) -> deleted.complete(event))
+			.forPath(node.path());
+		return deleted;
+	}
+
+	/**
+	 * Deletes a node in the background, retrying until ZooKeeper confirms it, without
+	 * holding the caller up: for a node whose turn did not come. Copies that its create
+	 * left behind are looked for and deleted too (see {@link LockNodeCopies}).
+	 * @param node the node to delete
+	 * @throws Exception if the deletion could not even be started
+	 */
+	void abandon(QueuedNode node) throws Exception {
+		deleteInBackground(node.path());
+		this.copies.deleteCopiesOf(node.path());
+	}
+
+	private void deleteInBackground(String path) throws Exception {
+		try {
+			this.client.delete().quietly().guaranteed().inBackground().forPath(path);
+		}
+		catch (CuratorClosedException ex) {
+			logger.debug("The client is closed, so the end of its session deletes the lock node " + path);
+		}
+	}
+
+	static String sequenceOf(String nodeName) {
+		return nodeName.substring(Math.max(0, nodeName.length() - SEQUENCE_LENGTH));
+	}
+
+	/**
+	 * A node just created in a queue, with the read of the queue sent right behind it.
+	 *
+	 * @param node the node
+	 * @param firstLook the read
+	 * @param checkedAt the pause count read before the read was sent
+	 */
+	record Arrival(QueuedNode node, QueueRead firstLook, long checkedAt) {
+
+	}
+
+	/**
+	 * A node in a lock queue.
+	 *
+	 * @param path the node's full path
+	 * @param kind the node's kind
+	 * @param czxid the node's creation zxid
+	 * @param sessionId the ZooKeeper session that owns the node
+	 */
+	record QueuedNode(String path, LockNodeKind kind, long czxid, long sessionId) {
+
+		/**
+		 * Creates a node.
+		 * @throws IllegalStateException if the node's zxid fits no fencing token
+		 */
+		QueuedNode {
+			FencingTokens.of(czxid, 0);
+		}
+
+		/**
+		 * The fencing token of a hold of the node.
+		 * @param handOff how many holders had the node before this one
+		 * @return the token
+		 */
+		long fencingToken(int handOff) {
+			return FencingTokens.of(this.czxid, handOff);
+		}
+
+		String name() {
+			return ZKPaths.getNodeFromPath(this.path);
+		}
+
+	}
+
+}

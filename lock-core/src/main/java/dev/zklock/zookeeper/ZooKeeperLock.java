@@ -1,0 +1,192 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+import dev.zklock.AbbreviatedKey;
+import dev.zklock.LockAcquisitionException;
+import dev.zklock.LockHandle;
+import dev.zklock.LockTimeoutException;
+
+/**
+ * A {@link Lock} view of one key's exclusive ZooKeeper lock, for code written against
+ * {@code java.util.concurrent}. It shares its registry's holds with
+ * {@link dev.zklock.DistributedLock} and {@link dev.zklock.LockTemplate}, so a thread
+ * re-enters the key through any of them. Every view of a key that its registry hands out
+ * is the same lock: a thread may lock through one view and unlock through another. Like
+ * {@code ReentrantLock}, it must be unlocked by the thread that locked it, once per lock.
+ * {@link #handle()} gives the holding thread its fencing token and the lock's validity.
+ *
+ * @see ZooKeeperLockRegistry#obtain(String)
+ */
+public final class ZooKeeperLock implements Lock {
+
+	/**
+	 * How long {@link #lock()} and {@link #lockInterruptibly()} wait: for all practical
+	 * purposes, until the lock is free and ZooKeeper answers.
+	 */
+	private static final Duration UNTIL_ACQUIRED = Duration.ofDays(3650);
+
+	private final ZooKeeperLockRegistry registry;
+
+	private final String key;
+
+	ZooKeeperLock(ZooKeeperLockRegistry registry, String key) {
+		this.registry = registry;
+		this.key = key;
+	}
+
+	/**
+	 * Acquires the lock, waiting as long as it takes: for other holders, and for
+	 * ZooKeeper when it cannot be reached. An interrupt does not end the wait; the thread
+	 * is still interrupted when this returns.
+	 */
+	@Override
+	public void lock() {
+		boolean interrupted = false;
+		while (true) {
+			try {
+				lockInterruptibly();
+				break;
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Acquires the lock, waiting as long as it takes unless the thread is interrupted.
+	 * @throws InterruptedException if the thread was interrupted before or while waiting
+	 */
+	@Override
+	public void lockInterruptibly() throws InterruptedException {
+		if (!tryLock(UNTIL_ACQUIRED.toNanos(), TimeUnit.NANOSECONDS)) {
+			throw new IllegalStateException(
+					"Lock '" + AbbreviatedKey.of(this.key) + "' was not acquired in " + UNTIL_ACQUIRED);
+		}
+	}
+
+	/**
+	 * Acquires the lock if no other holder has it now.
+	 * @return whether the lock was acquired
+	 * @throws LockAcquisitionException if ZooKeeper could not be reached or failed
+	 */
+	@Override
+	public boolean tryLock() {
+		try {
+			hold(this.registry.acquire(this.key, Duration.ZERO));
+			return true;
+		}
+		catch (LockTimeoutException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * Acquires the lock if it becomes free within the wait time.
+	 * @param time the wait time; zero or less tries once, as {@link #tryLock()} does
+	 * @param unit the wait time's unit
+	 * @return whether the lock was acquired
+	 * @throws InterruptedException if the thread was interrupted before or while waiting
+	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
+	 * time or failed
+	 * @throws IllegalArgumentException if the unit is {@code null}
+	 */
+	@Override
+	public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+		if (unit == null) {
+			throw new IllegalArgumentException("'unit' must not be null");
+		}
+		if (Thread.interrupted()) {
+			throw new InterruptedException("Interrupted before acquiring lock '" + AbbreviatedKey.of(this.key) + "'");
+		}
+		try {
+			hold(this.registry.acquire(this.key, Duration.ofNanos(Math.max(0, unit.toNanos(time)))));
+			return true;
+		}
+		catch (LockTimeoutException ex) {
+			return false;
+		}
+		catch (LockAcquisitionException ex) {
+			if (ex.getCause() instanceof InterruptedException interrupted) {
+				Thread.interrupted();
+				throw interrupted;
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Releases the calling thread's latest acquisition of the lock through any view of
+	 * the key.
+	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+	 * through any view of the key
+	 */
+	@Override
+	public void unlock() {
+		LockEntry entry = this.registry.entryOf(this.key);
+		AcquiredLock latest = (entry != null) ? entry.removeLatestViewAcquisition(Thread.currentThread()) : null;
+		if (latest == null) {
+			throw notHeldByCurrentThread();
+		}
+		latest.release();
+	}
+
+	/**
+	 * The calling thread's hold of this lock through the views of its key: the key, the
+	 * fencing token to pass to shared storage, and whether the lock is still held. It
+	 * describes the thread's outermost acquisition through a view, whose token its
+	 * reentrant acquisitions share; it may be kept and read from any thread, and turns
+	 * invalid once that acquisition is unlocked or the lock is lost.
+	 * @return the handle of the calling thread's hold
+	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+	 * through any view of the key
+	 */
+	public LockHandle handle() {
+		LockEntry entry = this.registry.entryOf(this.key);
+		AcquiredLock outermost = (entry != null) ? entry.outermostViewAcquisition(Thread.currentThread()) : null;
+		if (outermost == null) {
+			throw notHeldByCurrentThread();
+		}
+		return outermost;
+	}
+
+	/**
+	 * Not supported: a distributed lock has no conditions to wait on.
+	 * @return never
+	 * @throws UnsupportedOperationException always
+	 */
+	@Override
+	public Condition newCondition() {
+		throw new UnsupportedOperationException(
+				"Lock '" + AbbreviatedKey.of(this.key) + "' is a distributed lock, which has no "
+						+ "conditions: signal other processes through shared state instead (a ZooKeeper node or a "
+						+ "database row) and poll it under the lock");
+	}
+
+	private IllegalMonitorStateException notHeldByCurrentThread() {
+		return new IllegalMonitorStateException("The current thread does not hold lock '" + AbbreviatedKey.of(this.key)
+				+ "' through any Lock view of its registry");
+	}
+
+	/**
+	 * Records an acquisition of the calling thread in the key's entry, shared by every
+	 * view of the key; only once it succeeded, so that a thread whose attempts fail is
+	 * never kept there.
+	 */
+	private void hold(AcquiredLock acquired) {
+		acquired.entry().addViewAcquisition(Thread.currentThread(), acquired);
+	}
+
+	@Override
+	public String toString() {
+		return "ZooKeeperLock[key=" + this.key + "]";
+	}
+
+}

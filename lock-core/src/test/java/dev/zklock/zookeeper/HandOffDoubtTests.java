@@ -1,0 +1,157 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.zklock.testsupport.ContainerNodes;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A lock node passes to another thread of the process only if nothing cast doubt on it
+ * since its last holder found it held. The steps of a release are taken one by one here,
+ * on a real ZooKeeper server, so that a doubt falls exactly between the releasing
+ * holder's check and its successor's registration; the process's pause is stood in for by
+ * holding up the detector's thread, as in {@link PauseDetectionTests}.
+ */
+class HandOffDoubtTests {
+
+	private static final Duration LONG_WAIT = Duration.ofSeconds(20);
+
+	@RegisterExtension
+	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
+
+	private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
+
+	private final ExecutorService threads = Executors.newCachedThreadPool();
+
+	private CuratorFramework client;
+
+	private LockLossDetector detector;
+
+	private LockAcquirer turns;
+
+	private LockEntry entry;
+
+	@BeforeEach
+	void connect() throws Exception {
+		this.client = this.zookeeper.newClient();
+		this.detector = new LockLossDetector(this.client, LostLockPolicy.defaults(), this.scheduler);
+		this.turns = new LockAcquirer(new QueueTurns(this.client), this.detector);
+		this.entry = new LockEntry("hot", new LockQueue(this.client, "/locks/hot"),
+				new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
+	}
+
+	@AfterEach
+	void stop() {
+		this.threads.shutdownNow();
+		this.detector.close();
+		this.scheduler.shutdownNow();
+	}
+
+	@Test
+	void pauseBetweenTheReleasingHoldersCheckAndItsSuccessorsRegistrationSendsTheSuccessorToZooKeeper()
+			throws Exception {
+		LockHold first = take();
+		Future<LockHold> successor = startSuccessor();
+		long checkedAt = checkAndEnd(first);
+		pauseLongerThanHalfTheSessionTimeout();
+		assertThat(this.turns.giveBack(this.entry, first, true, checkedAt)).isNull();
+		LockHold second = successor.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(second.node()).isNotEqualTo(first.node());
+		assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+		assertThat(this.detector.isHeld(second)).isTrue();
+		await().until(() -> ContainerNodes.childrenOf(this.client, "/locks/hot").equals(List.of(second.node().name())));
+	}
+
+	@Test
+	void releaseWithNoDoubtSinceItsCheckHandsTheNodeOverWithAGreaterToken() throws Exception {
+		LockHold first = take();
+		Future<LockHold> successor = startSuccessor();
+		long checkedAt = checkAndEnd(first);
+		assertThat(this.turns.giveBack(this.entry, first, true, checkedAt)).isNull();
+		LockHold second = successor.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(second.node()).isEqualTo(first.node());
+		assertThat(second.fencingToken()).isEqualTo(first.fencingToken() + 1);
+	}
+
+	@Test
+	void pauseAfterZooKeeperShowedANodesTurnIsCountedAgainstThatTurn() throws Exception {
+		QueueTurns queueTurns = new QueueTurns(this.client);
+		LockCohort.Turn turn = queueTurns.take(this.entry.queue, "hot", LockNodeKind.EXCLUSIVE,
+				HolderIdentity.current("doubts", true), LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(),
+				this.detector::pauses);
+		assertThat(this.detector.unpausedSince(turn.checkedAt())).isTrue();
+		pauseLongerThanHalfTheSessionTimeout();
+		assertThat(this.detector.unpausedSince(turn.checkedAt())).isFalse();
+		queueTurns.abandon(this.entry.queue, turn.node(), "hot");
+	}
+
+	/**
+	 * The first steps of a release, as the registry takes them: read the doubt count,
+	 * find the lock held, end the hold; the hand-off is the test's to take.
+	 * @return the doubt count read before the check
+	 */
+	private long checkAndEnd(LockHold hold) {
+		long checkedAt = this.detector.doubts();
+		assertThat(this.detector.isHeld(hold)).isTrue();
+		hold.end();
+		this.detector.unregister(hold);
+		return checkedAt;
+	}
+
+	private LockHold take() throws Exception {
+		return this.turns.take(this.entry, "hot", LockNodeKind.EXCLUSIVE, "doubts", LONG_WAIT,
+				System.nanoTime() + LONG_WAIT.toNanos(), Thread.currentThread());
+	}
+
+	/**
+	 * Starts a thread that takes the lock, and waits until it waits for its turn in the
+	 * key's cohort.
+	 */
+	private Future<LockHold> startSuccessor() {
+		AtomicReference<Thread> successor = new AtomicReference<>();
+		Future<LockHold> taken = this.threads.submit(() -> {
+			successor.set(Thread.currentThread());
+			return take();
+		});
+		await().until(() -> successor.get() != null && successor.get().getState() == Thread.State.TIMED_WAITING
+				&& Arrays.stream(successor.get().getStackTrace())
+					.anyMatch((frame) -> frame.getClassName().equals(LockCohort.class.getName())));
+		return taken;
+	}
+
+	/**
+	 * Holds up the detector's thread for longer than half the session timeout, then waits
+	 * for its overdue check to run: the detector has seen the pause.
+	 */
+	private void pauseLongerThanHalfTheSessionTimeout() throws Exception {
+		this.scheduler.submit(() -> sleep(Duration.ofMillis(ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS * 3 / 4))).get();
+		this.scheduler.submit(() -> {
+		}).get();
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
