@@ -35,10 +35,11 @@ final class LockObservations {
 	 * Acquires a lock under the observation of its acquisition, then starts observing its
 	 * hold.
 	 * @param request the lock requested
+	 * @param raiseLoss whether a loss of the lock is to be raised at its release
 	 * @param acquisition acquires it
 	 * @return the acquired lock, observed until its release
 	 */
-	ObservedLock acquire(LockRequest request, Supplier<ReleasableLock> acquisition) {
+	ObservedLock acquire(LockRequest request, boolean raiseLoss, Supplier<ReleasableLock> acquisition) {
 		Observation observation = start(DefaultLockObservationConvention.ACQUISITION, request);
 		ReleasableLock lock;
 		try {
@@ -57,7 +58,7 @@ final class LockObservations {
 		// counted from after the hold's observation started, so that a minimum hold time
 		// is also the least that the observation measures
 		long acquiredAt = System.nanoTime();
-		return new ObservedLock(lock, request, acquiredAt, hold);
+		return new ObservedLock(lock, request, raiseLoss, acquiredAt, hold);
 	}
 
 	/**

@@ -53,19 +53,33 @@ public record LockRequest(String key, LockType type, int permits, @Nullable Dura
 		if (permits < 1) {
 			throw new IllegalArgumentException("Permits must be at least 1, but were " + permits);
 		}
-		if (!(permits == 1 || type == LockType.SEMAPHORE)) {
+		if (permits != 1 && type != LockType.SEMAPHORE) {
 			throw new IllegalArgumentException(
 					"Permits apply to semaphores only, but were " + permits + " for a " + type + " lock");
 		}
-		if (!(waitTime == null || !waitTime.isNegative())) {
+		if (waitTime != null && waitTime.isNegative()) {
 			throw new IllegalArgumentException("Wait time must not be negative, but was " + waitTime);
 		}
-		if (!(holdAtLeast != null && !holdAtLeast.isNegative())) {
+		if (holdAtLeast == null || holdAtLeast.isNegative()) {
 			throw new IllegalArgumentException(
 					"Hold-at-least time must not be null or negative, but was " + holdAtLeast);
 		}
-		if (!(name == null || !name.isBlank())) {
+		if (name != null && name.isBlank()) {
 			throw new IllegalArgumentException("Lock name must be null or not blank");
+		}
+	}
+
+	/**
+	 * Checks a wait time given where a request's cannot be {@code null}.
+	 * @param waitTime the wait time
+	 * @throws IllegalArgumentException if it is {@code null} or negative
+	 */
+	static void checkWaitTime(Duration waitTime) {
+		if (waitTime == null) {
+			throw new IllegalArgumentException("'waitTime' must not be null");
+		}
+		if (waitTime.isNegative()) {
+			throw new IllegalArgumentException("Wait time must not be negative, but was " + waitTime);
 		}
 	}
 

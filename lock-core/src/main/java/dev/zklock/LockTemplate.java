@@ -3,8 +3,6 @@ package dev.zklock;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.SortedSet;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -27,7 +25,6 @@ import org.jspecify.annotations.Nullable;
  * {@code distributed.lock.acquisition} and every hold, from acquisition to release, as
  * {@code distributed.lock.hold}, tagged with the lock's name and type, never its key (see
  * {@link dev.zklock.observation.DefaultLockObservationConvention}).
- *
  */
 public class LockTemplate {
 
@@ -47,7 +44,7 @@ public class LockTemplate {
 		if (lockManager == null) {
 			throw new IllegalArgumentException("'lockManager' must not be null");
 		}
-		assertValidWaitTime(defaultWaitTime);
+		LockRequest.checkWaitTime(defaultWaitTime);
 		this.lockManager = lockManager;
 		this.defaultWaitTime = defaultWaitTime;
 	}
@@ -86,15 +83,8 @@ public class LockTemplate {
 	 * @param <T> the type of the result
 	 * @param key the lock key: any non-blank string
 	 * @param callback the work to run under the lock
-	 * @return the callback's result
-	 * @throws LockTimeoutException if the lock was not acquired within the wait time
-	 * @throws LockAcquisitionException if the lock could not be acquired for another
-	 * reason
-	 * @throws UndeclaredThrowableException wrapping a checked exception of the callback;
-	 * unchecked exceptions and errors of the callback propagate unchanged
-	 * @throws LockLostException if the lock was lost while the callback ran and the lock
-	 * manager raises losses (see {@link LockManager#raisesLossOnCompletion()}); when the
-	 * callback threw, the loss is added to its exception as a suppressed one instead
+	 * @return the callback's result; the exceptions are those of
+	 * {@link #execute(LockRequest, LockCallback)}
 	 */
 	public <T extends @Nullable Object> T execute(String key, LockCallback<T> callback) {
 		return execute(key, this.defaultWaitTime, callback);
@@ -107,15 +97,9 @@ public class LockTemplate {
 	 * @param key the lock key: any non-blank string
 	 * @param waitTime how long to wait for the lock; {@link Duration#ZERO} tries once
 	 * @param callback the work to run under the lock
-	 * @return the callback's result
-	 * @throws LockTimeoutException if the lock was not acquired within the wait time
-	 * @throws LockAcquisitionException if the lock could not be acquired for another
-	 * reason
-	 * @throws UndeclaredThrowableException wrapping a checked exception of the callback;
-	 * unchecked exceptions and errors of the callback propagate unchanged
-	 * @throws LockLostException if the lock was lost while the callback ran and the lock
-	 * manager raises losses (see {@link LockManager#raisesLossOnCompletion()}); when the
-	 * callback threw, the loss is added to its exception as a suppressed one instead
+	 * @return the callback's result; the exceptions are those of
+	 * {@link #execute(LockRequest, LockCallback)}
+	 * @throws IllegalArgumentException if the wait time is {@code null} or negative
 	 */
 	public <T extends @Nullable Object> T execute(String key, Duration waitTime, LockCallback<T> callback) {
 		if (waitTime == null) {
@@ -153,17 +137,10 @@ public class LockTemplate {
 		try {
 			result = callback.doWithLock(lock.handle());
 		}
-		catch (RuntimeException | Error ex) {
-			addLoss(ex, end(lock));
-			throw ex;
+		catch (Throwable ex) {
+			throw lock.failed(ex, "failed");
 		}
-		catch (Exception ex) {
-			addLoss(ex, end(lock));
-			keepInterrupt(ex);
-			throw new UndeclaredThrowableException(ex,
-					"Work under lock '" + AbbreviatedKey.of(request.key()) + "' failed");
-		}
-		LockLostException lost = end(lock);
+		LockLostException lost = lock.end();
 		if (lost != null) {
 			throw lost;
 		}
@@ -182,13 +159,8 @@ public class LockTemplate {
 	 * @param waitTime how long to wait for all the locks together
 	 * @param callback the work to run under the locks; its handle is a
 	 * {@link MultiKeyLock}
-	 * @return the callback's result
-	 * @throws LockTimeoutException if a lock was not acquired within the wait time
-	 * @throws LockAcquisitionException if a lock could not be acquired for another reason
-	 * @throws UndeclaredThrowableException wrapping a checked exception of the callback;
-	 * unchecked exceptions and errors of the callback propagate unchanged
-	 * @throws LockLostException if a lock was lost while the callback ran and the lock
-	 * manager raises losses (see {@link LockManager#raisesLossOnCompletion()})
+	 * @return the callback's result; the exceptions are those of
+	 * {@link #execute(LockRequest, LockCallback)}, for any of the keys
 	 */
 	public <T extends @Nullable Object> T execute(Collection<String> keys, LockType type, Duration waitTime,
 			LockCallback<T> callback) {
@@ -213,30 +185,7 @@ public class LockTemplate {
 	 */
 	public <T extends @Nullable Object> T execute(String name, Collection<String> keys, LockType type,
 			Duration waitTime, LockCallback<T> callback) {
-		if (name == null || name.isBlank()) {
-			throw new IllegalArgumentException("'name' must not be empty");
-		}
-		if (keys == null || keys.isEmpty()) {
-			throw new IllegalArgumentException("Lock keys must not be empty");
-		}
-		if (type == null) {
-			throw new IllegalArgumentException("'type' must not be null");
-		}
-		if (type == LockType.SEMAPHORE) {
-			throw new IllegalArgumentException("Several keys cannot be locked as one semaphore");
-		}
-		assertValidWaitTime(waitTime);
-		if (callback == null) {
-			throw new IllegalArgumentException("'callback' must not be null");
-		}
-		SortedSet<String> ordered = new TreeSet<>();
-		for (String key : keys) {
-			if (key == null || key.isBlank()) {
-				throw new IllegalArgumentException("Lock keys must not be null or blank");
-			}
-			ordered.add(key);
-		}
-		return new MultiKeyCall<>(this, name, ordered, type, waitTime, callback).run();
+		return new MultiKeyCall<>(this, name, keys, type, waitTime, callback).run();
 	}
 
 	/**
@@ -271,101 +220,32 @@ public class LockTemplate {
 		try {
 			work = callback.doWithLock(lock.handle());
 		}
-		catch (RuntimeException | Error ex) {
-			addLoss(ex, end(lock));
-			throw ex;
-		}
-		catch (Exception ex) {
-			addLoss(ex, end(lock));
-			keepInterrupt(ex);
-			throw new UndeclaredThrowableException(ex,
-					"Work under lock '" + AbbreviatedKey.of(request.key()) + "' failed to start");
+		catch (Throwable ex) {
+			throw lock.failed(ex, "failed to start");
 		}
 		finally {
 			CurrentLocks.remove(lock.handle());
 		}
 		if (work == null) {
-			release(lock);
+			lock.release();
 			throw new IllegalStateException("Asynchronous work under lock '" + AbbreviatedKey.of(request.key())
 					+ "' returned no CompletionStage, so there is nothing to keep the lock until");
 		}
-		CompletableFuture<T> result = new CompletableFuture<>();
-		work.whenComplete((value, failure) -> {
-			LockLostException lost = release(lock);
-			if (failure != null) {
-				addLoss(failure, lost);
-				result.completeExceptionally(failure);
-			}
-			else if (lost != null) {
-				result.completeExceptionally(lost);
-			}
-			else {
-				result.complete(value);
-			}
-		});
-		return result;
+		return lock.releaseOnCompletion(work);
 	}
 
 	private ObservedLock acquire(LockRequest request) {
-		return this.observations.acquire(request,
+		return this.observations.acquire(request, this.lockManager.raisesLossOnCompletion(),
 				() -> this.lockManager.acquire(request.key(), request.type(), request.permits(), waitTimeOf(request)));
 	}
 
 	private ObservedLock acquireDetached(LockRequest request) {
-		return this.observations.acquire(request, () -> this.lockManager.acquireDetached(request.key(), request.type(),
-				request.permits(), waitTimeOf(request)));
+		return this.observations.acquire(request, this.lockManager.raisesLossOnCompletion(), () -> this.lockManager
+			.acquireDetached(request.key(), request.type(), request.permits(), waitTimeOf(request)));
 	}
 
 	private Duration waitTimeOf(LockRequest request) {
 		return (request.waitTime() != null) ? request.waitTime() : this.defaultWaitTime;
-	}
-
-	/**
-	 * Ends the hold of a lock whose protected code returned on the calling thread.
-	 * @return the exception to raise if the lock was lost meanwhile and the policy says
-	 * to raise it, else {@code null}
-	 */
-	private @Nullable LockLostException end(ObservedLock lock) {
-		CurrentLocks.remove(lock.handle());
-		return release(lock);
-	}
-
-	/**
-	 * Releases a lock, at once or once its minimum hold time has passed.
-	 * @return the exception to raise if the lock was lost meanwhile and the policy says
-	 * to raise it, else {@code null}
-	 */
-	private @Nullable LockLostException release(ObservedLock lock) {
-		return lock.release(this.lockManager.raisesLossOnCompletion());
-	}
-
-	/**
-	 * Tells the caller of failed protected code that it also lost its lock, unless the
-	 * failure is that very loss, raised by an inner hold of the same lock.
-	 */
-	private static void addLoss(Throwable failure, @Nullable LockLostException lost) {
-		if (lost != null && !(failure instanceof LockLostException inner && inner.getKey().equals(lost.getKey()))) {
-			failure.addSuppressed(lost);
-		}
-	}
-
-	/**
-	 * Sets the interrupt flag again for an {@link InterruptedException}, which cleared
-	 * it, before it is wrapped: the caller's thread is still interrupted.
-	 */
-	private static void keepInterrupt(Exception ex) {
-		if (ex instanceof InterruptedException) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	private static void assertValidWaitTime(Duration waitTime) {
-		if (waitTime == null) {
-			throw new IllegalArgumentException("'waitTime' must not be null");
-		}
-		if (waitTime.isNegative()) {
-			throw new IllegalArgumentException("Wait time must not be negative, but was " + waitTime);
-		}
 	}
 
 }

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
 
@@ -32,15 +34,50 @@ final class MultiKeyCall<T extends @Nullable Object> {
 
 	private boolean started;
 
-	MultiKeyCall(LockTemplate template, String name, Collection<String> orderedKeys, LockType type, Duration waitTime,
+	/**
+	 * Prepares a call, checking its arguments.
+	 * @throws IllegalArgumentException naming the argument that is missing or invalid
+	 */
+	MultiKeyCall(LockTemplate template, String name, Collection<String> keys, LockType type, Duration waitTime,
 			LockCallback<T> callback) {
+		if (name == null || name.isBlank()) {
+			throw new IllegalArgumentException("'name' must not be empty");
+		}
+		if (keys == null || keys.isEmpty()) {
+			throw new IllegalArgumentException("Lock keys must not be empty");
+		}
+		if (type == null) {
+			throw new IllegalArgumentException("'type' must not be null");
+		}
+		if (type == LockType.SEMAPHORE) {
+			throw new IllegalArgumentException("Several keys cannot be locked as one semaphore");
+		}
+		LockRequest.checkWaitTime(waitTime);
+		if (callback == null) {
+			throw new IllegalArgumentException("'callback' must not be null");
+		}
 		this.template = template;
 		this.name = name;
-		this.keys = new ArrayList<>(orderedKeys);
+		this.keys = inOrder(keys);
 		this.type = type;
 		this.waitTime = (waitTime.compareTo(LockManager.LONGEST_WAIT) > 0) ? LockManager.LONGEST_WAIT : waitTime;
 		this.deadline = System.nanoTime() + this.waitTime.toNanos();
 		this.callback = callback;
+	}
+
+	/**
+	 * The keys in their natural order, the same in every process, so that two calls
+	 * locking {a, b} and {b, a} cannot deadlock; duplicates counted once.
+	 */
+	private static List<String> inOrder(Collection<String> keys) {
+		SortedSet<String> ordered = new TreeSet<>();
+		for (String key : keys) {
+			if (key == null || key.isBlank()) {
+				throw new IllegalArgumentException("Lock keys must not be null or blank");
+			}
+			ordered.add(key);
+		}
+		return new ArrayList<>(ordered);
 	}
 
 	/**

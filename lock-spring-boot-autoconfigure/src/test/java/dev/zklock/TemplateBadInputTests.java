@@ -66,7 +66,7 @@ class TemplateBadInputTests {
 	}
 
 	static Stream<Arguments> templateCalls() {
-		return Stream.of(illegal("new LockTemplate(null, 1s)", () -> new LockTemplate(null, SECOND), "'registry'"),
+		return Stream.of(illegal("new LockTemplate(null, 1s)", () -> new LockTemplate(null, SECOND), "'lockManager'"),
 				illegal("new LockTemplate(registry, null)", () -> new LockTemplate(registry, null), "'waitTime'"),
 				illegal("new LockTemplate(registry, -1ns)", () -> new LockTemplate(registry, Duration.ofNanos(-1)),
 						"Wait time must not be negative"),

@@ -41,7 +41,7 @@ public record HandOffPolicy(boolean enabled, int maxHandOffs, Duration maxTime) 
 	 * it is still handed off
 	 */
 	public HandOffPolicy {
-		if (!(maxHandOffs >= 0 && maxHandOffs <= MAX_HAND_OFFS)) {
+		if (maxHandOffs < 0 || maxHandOffs > MAX_HAND_OFFS) {
 			throw new IllegalArgumentException(
 					"The most hand-offs in a row must be between 0 and " + MAX_HAND_OFFS + ", but was " + maxHandOffs);
 		}

@@ -48,7 +48,7 @@ final class LockNodeNames {
 			throw new IllegalArgumentException(
 					"Lock root path '" + rootPath + "' is not a valid ZooKeeper path: " + ex.getMessage(), ex);
 		}
-		if (!(!rootPath.equals("/"))) {
+		if (rootPath.equals("/")) {
 			throw new IllegalArgumentException("Lock root path must name a node such as '/locks', not '/'");
 		}
 		return rootPath;
