@@ -1,0 +1,63 @@
+package dev.zklock;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.concurrent.CompletableFuture;
+
+import com.example.reports.NightlyReports;
+import dev.zklock.testsupport.ZooKeeperTestServer;
+import dev.zklock.zookeeper.AcquiredLock;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The example of the README's "Without Spring" section: its class is
+ * {@link NightlyReports} as it stands, compiled with the tests of a module that has no
+ * Spring on its class path, and it locks as the README says.
+ */
+class PlainJavaExampleTests {
+
+	@RegisterExtension
+	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
+
+	private static final Path EXAMPLE = Path.of("src", "test", "java", "com", "example", "reports",
+			"NightlyReports.java");
+
+	private static final LocalDate DAY = LocalDate.of(2026, 11, 24);
+
+	@Test
+	void readmeShowsTheExampleClassWhole() throws IOException {
+		String readme = Files.readString(Path.of("..", "README.md"));
+		int start = readme.indexOf("\n### Without Spring\n");
+		assertThat(start).as("README's Without Spring section").isNotNegative();
+		assertThat(readme.substring(start, readme.indexOf("\n### ", start + 1)))
+			.contains("```java\n" + Files.readString(EXAMPLE) + "```\n");
+	}
+
+	@Test
+	void reportWaitsForTheLockThatAnotherProcessHolds() throws Exception {
+		try (ZooKeeperLockRegistry otherProcess = new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks");
+				NightlyReports reports = new NightlyReports(zookeeper.connectString())) {
+			CuratorFramework observer = zookeeper.newClient();
+			AcquiredLock elsewhere = otherProcess.acquire("report:" + DAY, Duration.ofSeconds(10));
+			CompletableFuture<String> report = CompletableFuture.supplyAsync(() -> reports.build(DAY));
+			await().until(() -> observer.getChildren().forPath(otherProcess.pathOf("report:" + DAY)),
+					(nodes) -> nodes.size() == 2);
+			assertThat(report).isNotDone();
+			elsewhere.release();
+			assertThat(report).succeedsWithin(Duration.ofSeconds(5))
+				.asString()
+				.startsWith("report of " + DAY + ", token ")
+				.doesNotEndWith("token " + elsewhere.fencingToken());
+		}
+	}
+
+}
