@@ -13,8 +13,9 @@ import org.jspecify.annotations.Nullable;
  * A refusal can also mean that ZooKeeper's data was reset (a new ensemble, a deleted data
  * directory) while the storage kept the tokens it had seen: tokens then start again below
  * those, and every write is refused until the storage forgets them.
- *
- * @see dev.zklock.jdbc.JdbcLockFence
+ * <p>
+ * The auto-configuration's {@code dev.zklock.jdbc.JdbcLockFence} throws it for relational
+ * databases.
  */
 public class StaleFencingTokenException extends LockException {
 

@@ -38,8 +38,8 @@ public class LockObservationContext extends Observation.Context {
 	}
 
 	/**
-	 * The lock's name: {@link dev.zklock.DistributedLock#name()}, or the annotated
-	 * method's class and name, or {@link dev.zklock.LockRequest#name()}.
+	 * The lock's name: {@code @DistributedLock}'s {@code name}, or the annotated method's
+	 * class and name, or {@link dev.zklock.LockRequest#name()}.
 	 * @return the name
 	 */
 	public String getLockName() {
