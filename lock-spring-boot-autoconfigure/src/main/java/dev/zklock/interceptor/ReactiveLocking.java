@@ -4,6 +4,7 @@ import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 
 import dev.zklock.LockException;
 import dev.zklock.LockHandle;
@@ -12,6 +13,7 @@ import dev.zklock.LockTemplate;
 import dev.zklock.ReactiveLockContext;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Signal;
@@ -41,20 +43,9 @@ final class ReactiveLocking {
 	 */
 	static Mono<Object> mono(LockTemplate template, LockRequest request, MethodInvocation invocation,
 			LockFailureResponse onFailure) {
-		return Mono.defer(() -> {
-			Hold hold = new Hold();
-			Mono<Object> value;
-			try {
-				value = hold.call(template, request, invocation);
-			}
-			catch (LockException ex) {
-				if (hold.isAcquired()) {
-					throw ex;
-				}
-				return ReactiveLocking.<Mono<Object>>respond(onFailure, ex, invocation);
-			}
-			return hold.keep(value);
-		}).subscribeOn(Schedulers.boundedElastic());
+		return Mono.defer(
+				() -> ReactiveLocking.<Mono<Object>>lockAndCall(template, request, invocation, onFailure, Hold::keep))
+			.subscribeOn(Schedulers.boundedElastic());
 	}
 
 	/**
@@ -66,20 +57,29 @@ final class ReactiveLocking {
 	 */
 	static Flux<Object> flux(LockTemplate template, LockRequest request, MethodInvocation invocation,
 			LockFailureResponse onFailure) {
-		return Flux.defer(() -> {
-			Hold hold = new Hold();
-			Flux<Object> items;
-			try {
-				items = hold.call(template, request, invocation);
+		return Flux.defer(
+				() -> ReactiveLocking.<Flux<Object>>lockAndCall(template, request, invocation, onFailure, Hold::keep))
+			.subscribeOn(Schedulers.boundedElastic());
+	}
+
+	/**
+	 * Locks and calls the method, keeping the lock until the method's publisher
+	 * terminates or is cancelled; a lock that cannot be had gets the failure response.
+	 */
+	private static <P extends Publisher<Object>> P lockAndCall(LockTemplate template, LockRequest request,
+			MethodInvocation invocation, LockFailureResponse onFailure, BiFunction<Hold, P, P> keep) {
+		Hold hold = new Hold();
+		P publisher;
+		try {
+			publisher = hold.call(template, request, invocation);
+		}
+		catch (LockException ex) {
+			if (hold.isAcquired()) {
+				throw ex;
 			}
-			catch (LockException ex) {
-				if (hold.isAcquired()) {
-					throw ex;
-				}
-				return ReactiveLocking.<Flux<Object>>respond(onFailure, ex, invocation);
-			}
-			return hold.keep(items);
-		}).subscribeOn(Schedulers.boundedElastic());
+			return respond(onFailure, ex, invocation);
+		}
+		return keep.apply(hold, publisher);
 	}
 
 	/**
