@@ -11,6 +11,8 @@ import java.time.Duration;
 
 import dev.zklock.testsupport.process.JavaCommand;
 import dev.zklock.testsupport.process.JvmProcess;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.apache.zookeeper.server.NettyServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
 
@@ -62,21 +64,30 @@ public final class SecureZooKeeperServer implements AutoCloseable {
 	}
 
 	private void awaitListening(Path log) throws Exception {
-		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-		while (System.nanoTime() < deadline) {
-			if (!this.process.isAlive()) {
-				throw new IllegalStateException("The secure ZooKeeper server exited: " + Files.readString(log));
-			}
-			try (Socket socket = new Socket()) {
-				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 200);
-				return;
-			}
-			catch (IOException ex) {
-				Thread.sleep(100);
-			}
+		try {
+			Awaitility.await("the secure ZooKeeper server listening")
+				.atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(100))
+				.until(() -> listens(log));
 		}
-		close();
-		throw new IllegalStateException("The secure ZooKeeper server did not listen in time: " + Files.readString(log));
+		catch (ConditionTimeoutException ex) {
+			close();
+			throw new IllegalStateException(
+					"The secure ZooKeeper server did not listen in time: " + Files.readString(log), ex);
+		}
+	}
+
+	private boolean listens(Path log) throws IOException {
+		if (!this.process.isAlive()) {
+			throw new IllegalStateException("The secure ZooKeeper server exited: " + Files.readString(log));
+		}
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 200);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
 	}
 
 	private static int freePort() throws IOException {
