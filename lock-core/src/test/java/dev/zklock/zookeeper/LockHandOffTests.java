@@ -5,23 +5,14 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.LockType;
 import dev.zklock.testsupport.ContainerNodes;
 import dev.zklock.testsupport.ZooKeeperOperations;
-import dev.zklock.testsupport.ZooKeeperTestServer;
-import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -32,26 +23,7 @@ import static org.awaitility.Awaitility.await;
  * ZooKeeper round trip, within the {@link HandOffPolicy}'s bounds, and keeps every
  * guarantee of a lock taken through ZooKeeper.
  */
-class LockHandOffTests {
-
-	private static final Duration LONG_WAIT = Duration.ofSeconds(20);
-
-	@RegisterExtension
-	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
-
-	private final ExecutorService threads = Executors.newCachedThreadPool();
-
-	private CuratorFramework client;
-
-	@BeforeEach
-	void connect() throws Exception {
-		this.client = this.zookeeper.newClient();
-	}
-
-	@AfterEach
-	void stopThreads() {
-		this.threads.shutdownNow();
-	}
+class LockHandOffTests extends AbstractLockHandOffTests {
 
 	@Test
 	void waitingThreadTakesTheReleasedLockOverWithoutZooKeeper() throws Exception {
@@ -142,56 +114,6 @@ class LockHandOffTests {
 	}
 
 	@Test
-	void lockLostWhileHeldIsNotHandedOver() throws Exception {
-		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
-		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);
-		Future<AcquiredLock> second = this.threads.submit(() -> registry.acquire("hot", LONG_WAIT));
-		await().until(() -> registry.waitingLocks().size() == 1);
-		this.client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
-		await().atMost(Duration.ofSeconds(10)).until(() -> first.lock.isLost());
-		assertThat(second).isNotDone();
-		first.release();
-		AcquiredLock taken = second.get(10, TimeUnit.SECONDS);
-		assertThat(taken.fencingToken()).isGreaterThan(first.lock.fencingToken());
-		assertThat(taken.isValid()).isTrue();
-		this.threads.submit(taken::release).get();
-	}
-
-	@Test
-	void readLockLostWhileHeldTakesNoMoreReadersOfThisProcess() throws Exception {
-		CuratorFramework client = this.zookeeper.newClient(10_000);
-		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)), client);
-		HeldByThread first = HeldByThread.start(this.threads, registry, "doc", LockType.READ);
-		this.zookeeper.stop();
-		await().atMost(Duration.ofSeconds(10)).until(() -> first.lock.isLost());
-		this.zookeeper.restart();
-		await().atMost(Duration.ofSeconds(10)).until(() -> client.getZookeeperClient().isConnected());
-		Future<AcquiredLock> second = this.threads.submit(() -> registry.acquire("doc", LockType.READ, 1, LONG_WAIT));
-		await().until(() -> registry.waitingLocks().size() == 1);
-		first.release();
-		AcquiredLock taken = second.get(10, TimeUnit.SECONDS);
-		assertThat(taken.fencingToken()).isGreaterThan(first.lock.fencingToken());
-		assertThat(taken.isValid()).isTrue();
-		this.threads.submit(taken::release).get();
-	}
-
-	@Test
-	void everyHolderThatTookTheLockOverLearnsOfItsLoss() throws Exception {
-		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
-		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);
-		HeldByThread second = HeldByThread.startWaiting(this.threads, registry, "hot", LockType.EXCLUSIVE);
-		await().until(() -> registry.waitingLocks().size() == 1);
-		first.release();
-		second.awaitHeld();
-		assertThat(second.lock.fencingToken()).isGreaterThan(first.lock.fencingToken());
-		assertThat(second.lock.isValid()).isTrue();
-		this.zookeeper.stop();
-		await().atMost(Duration.ofSeconds(10)).until(() -> second.lock.isLost());
-		assertThat(first.lock.isLost()).isFalse();
-		second.release();
-	}
-
-	@Test
 	void readersOfOneProcessShareOneNodeAndAWriterOfAnotherGetsInAfterThem() throws Exception {
 		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
 		ZooKeeperLockRegistry other = registry(HandOffPolicy.defaults(), this.zookeeper.newClient());
@@ -219,26 +141,6 @@ class LockHandOffTests {
 	}
 
 	@Test
-	void waiterThatTimesOutOrIsInterruptedLeavesTheCohortWorking() throws Exception {
-		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
-		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);
-		assertThatExceptionOfType(LockTimeoutException.class)
-			.isThrownBy(() -> registry.acquire("hot", Duration.ofMillis(200)));
-		Future<AcquiredLock> interrupted = this.threads.submit(() -> registry.acquire("hot", LONG_WAIT));
-		await().until(() -> registry.waitingLocks().size() == 1);
-		interrupted.cancel(true);
-		await().until(() -> registry.waitingLocks().isEmpty());
-		HeldByThread next = HeldByThread.startWaiting(this.threads, registry, "hot", LockType.EXCLUSIVE);
-		await().until(() -> registry.waitingLocks().size() == 1);
-		first.release();
-		next.awaitHeld();
-		assertThat(next.lock.fencingToken()).isGreaterThan(first.lock.fencingToken());
-		next.release();
-		assertThat(registry.keysInUse()).isZero();
-		assertThat(ContainerNodes.childrenOf(this.client, registry.pathOf("hot"))).isEmpty();
-	}
-
-	@Test
 	void reentrantAcquisitionsOfAThreadThatTookTheLockOverShareItsHold() throws Exception {
 		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
 		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);
@@ -254,27 +156,6 @@ class LockHandOffTests {
 		await().until(() -> registry.waitingLocks().size() == 1);
 		first.release();
 		assertThat(nested.get(10, TimeUnit.SECONDS)).containsOnly(first.lock.fencingToken() + 1).hasSize(2);
-	}
-
-	@Test
-	void interruptedAcquisitionFailsAndKeepsTheInterrupt() throws Exception {
-		ZooKeeperLockRegistry registry = registry(HandOffPolicy.defaults());
-		HeldByThread first = HeldByThread.start(this.threads, registry, "hot", LockType.EXCLUSIVE);
-		CompletableFuture<Boolean> interruptKept = new CompletableFuture<>();
-		Thread waiter = new Thread(() -> {
-			try {
-				registry.acquire("hot", LONG_WAIT).release();
-				interruptKept.complete(false);
-			}
-			catch (LockAcquisitionException ex) {
-				interruptKept.complete(Thread.currentThread().isInterrupted());
-			}
-		});
-		waiter.start();
-		await().until(() -> registry.waitingLocks().size() == 1);
-		waiter.interrupt();
-		assertThat(interruptKept.get(10, TimeUnit.SECONDS)).isTrue();
-		first.release();
 	}
 
 	@Test
@@ -312,64 +193,6 @@ class LockHandOffTests {
 			// the other process's last release may not be applied yet
 			await().untilAsserted(() -> assertThat(ContainerNodes.childrenOf(this.client, keyPath)).isEmpty());
 		}
-	}
-
-	private ZooKeeperLockRegistry registry(HandOffPolicy policy) {
-		return registry(policy, this.client);
-	}
-
-	private ZooKeeperLockRegistry registry(HandOffPolicy policy, CuratorFramework client) {
-		return new ZooKeeperLockRegistry(client, "/locks", LostLockPolicy.defaults(), policy);
-	}
-
-	/**
-	 * A lock acquired by a thread of its own, which holds it until told to release it.
-	 */
-	private static final class HeldByThread {
-
-		private final CountDownLatch held = new CountDownLatch(1);
-
-		private final CountDownLatch releaseNow = new CountDownLatch(1);
-
-		private final CompletableFuture<Void> released = new CompletableFuture<>();
-
-		private volatile AcquiredLock lock;
-
-		static HeldByThread start(ExecutorService threads, ZooKeeperLockRegistry registry, String key, LockType type)
-				throws InterruptedException {
-			HeldByThread holder = startWaiting(threads, registry, key, type);
-			holder.awaitHeld();
-			return holder;
-		}
-
-		static HeldByThread startWaiting(ExecutorService threads, ZooKeeperLockRegistry registry, String key,
-				LockType type) {
-			HeldByThread holder = new HeldByThread();
-			threads.submit(() -> {
-				try {
-					holder.lock = registry.acquire(key, type, 1, LONG_WAIT);
-					holder.held.countDown();
-					holder.releaseNow.await();
-					holder.lock.release();
-					holder.released.complete(null);
-				}
-				catch (Throwable ex) {
-					holder.released.completeExceptionally(ex);
-				}
-				return null;
-			});
-			return holder;
-		}
-
-		void awaitHeld() throws InterruptedException {
-			assertThat(this.held.await(10, TimeUnit.SECONDS)).isTrue();
-		}
-
-		void release() throws Exception {
-			this.releaseNow.countDown();
-			this.released.get(10, TimeUnit.SECONDS);
-		}
-
 	}
 
 }

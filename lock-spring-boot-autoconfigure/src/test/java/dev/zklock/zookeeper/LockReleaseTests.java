@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,18 +12,14 @@ import dev.zklock.LockHandle;
 import dev.zklock.LockTemplate;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.observation.DefaultLockObservationConvention;
-import dev.zklock.testsupport.ReplyHoldingProxy;
-import dev.zklock.testsupport.ZooKeeperTestServer;
+import dev.zklock.testsupport.AbstractProxiedZooKeeperTests;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -41,30 +35,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * requests.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class LockReleaseTests {
+class LockReleaseTests extends AbstractProxiedZooKeeperTests {
 
 	private static final Duration LONG_WAIT = Duration.ofSeconds(20);
-
-	@RegisterExtension
-	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
-
-	private final ExecutorService threads = Executors.newCachedThreadPool();
-
-	private ReplyHoldingProxy proxy;
-
-	private CuratorFramework proxiedClient;
-
-	@BeforeEach
-	void connectThroughProxy() throws Exception {
-		this.proxy = ReplyHoldingProxy.start(this.zookeeper.connectString());
-		this.proxiedClient = this.proxy.newClient();
-	}
-
-	@AfterEach
-	void close() throws Exception {
-		this.threads.shutdownNow();
-		this.proxy.close();
-	}
 
 	@Test
 	void releaseReturnsBeforeZooKeeperAnswersAndTheKeyIsFreeForOthersOnceTheDeleteIsApplied(CapturedOutput output)

@@ -38,7 +38,7 @@ final class DigestAuthenticationCustomizer implements CuratorFrameworkBuilderCus
 		}
 	}
 
-	private static byte @Nullable [] credentials(ZooKeeperProperties.Authentication authentication) {
+	private static byte @Nullable [] credentials(ZooKeeperAuthenticationProperties authentication) {
 		if (!SCHEME.equals(authentication.getScheme())) {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + "scheme", authentication.getScheme(),
 					"The only supported scheme is '" + SCHEME + "'.");

@@ -28,7 +28,7 @@ public final class EmbeddedZooKeeperAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	EmbeddedZooKeeperServer embeddedZooKeeperServer(ZooKeeperProperties properties) throws Exception {
-		ZooKeeperProperties.Embedded embedded = properties.getEmbedded();
+		EmbeddedZooKeeperProperties embedded = properties.getEmbedded();
 		if (embedded.getPort() < 0 || embedded.getPort() > 65535) {
 			throw new InvalidConfigurationPropertyValueException("distributed-lock.zookeeper.embedded.port",
 					embedded.getPort(), "It must be a port from 0 to 65535, where 0 picks a free port.");

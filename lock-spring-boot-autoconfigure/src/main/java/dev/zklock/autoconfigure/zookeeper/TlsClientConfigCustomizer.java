@@ -31,7 +31,7 @@ final class TlsClientConfigCustomizer implements CuratorFrameworkBuilderCustomiz
 
 	private final Store trustStore;
 
-	TlsClientConfigCustomizer(ZooKeeperProperties.Ssl ssl) {
+	TlsClientConfigCustomizer(ZooKeeperSslProperties ssl) {
 		this.keyStore = new Store("key-store", false, ssl.getKeyStoreLocation(), ssl.getKeyStorePassword(),
 				ssl.getKeyStoreType());
 		this.trustStore = new Store("trust-store", true, ssl.getTrustStoreLocation(), ssl.getTrustStorePassword(),

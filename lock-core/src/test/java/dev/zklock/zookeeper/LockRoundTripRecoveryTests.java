@@ -1,0 +1,155 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.zklock.LockAcquisitionException;
+import dev.zklock.testsupport.ReplyHoldingProxy;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * How the create of a lock's node and the read of the queue sent right behind it recover
+ * when their requests or replies are lost with the connection, when the answer comes
+ * after the acquisition gave up, or when the read does not show the node; and that a
+ * waiter leaves neither nodes nor watches behind.
+ */
+class LockRoundTripRecoveryTests extends AbstractLockRoundTripTests {
+
+	@Test
+	void nodeCreatedAfterTheAcquisitionGaveUpIsDeleted() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		String keyPath = registry.pathOf("late");
+		CuratorFramework observer = this.zookeeper.newClient();
+		Future<AcquiredLock> acquisition = startUnansweredAcquisition(registry, "late", Duration.ofMillis(200),
+				observer);
+		assertCutShortForNoAnswer(acquisition);
+		this.proxy.releaseReplies();
+		await().until(() -> observer.checkExists().forPath(keyPath).getNumChildren() == 0);
+		AcquiredLock next = registry.acquire("late", LONG_WAIT);
+		assertThat(next.isValid()).isTrue();
+		next.release();
+	}
+
+	@Test
+	void acquisitionWhoseRepliesAreLostToAConnectionLossTakesTheLockWithItsOneNode() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		Future<AcquiredLock> acquisition = startAcquisitionWith(this.proxy::holdReplies, registry, "lost-replies");
+		String keyPath = registry.pathOf("lost-replies");
+		CuratorFramework observer = this.zookeeper.newClient();
+		await().until(() -> observer.getChildren().forPath(keyPath).size() == 1);
+		String created = observer.getChildren().forPath(keyPath).get(0);
+		assertThat(lockNodeAfterReconnecting(acquisition, observer, keyPath)).isEqualTo(created);
+	}
+
+	@Test
+	void acquisitionWhoseRequestsAreLostToAConnectionLossTakesTheLockWithOneNode() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		Future<AcquiredLock> acquisition = startAcquisitionWith(this.proxy::loseRequests, registry, "lost-requests");
+		String keyPath = registry.pathOf("lost-requests");
+		assertThat(lockNodeAfterReconnecting(acquisition, this.zookeeper.newClient(), keyPath)).contains("-lock-");
+	}
+
+	@Test
+	void nodeFoundAgainWhoseStatCannotBeReadIsDeleted() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		String keyPath = registry.pathOf("found-again");
+		CuratorFramework observer = this.zookeeper.newClient();
+		Future<AcquiredLock> acquisition = startUnansweredAcquisition(registry, "found-again", Duration.ofSeconds(3),
+				observer);
+		this.proxy.holdRepliesFrom(ReplyHoldingProxy.EXISTS);
+		this.proxy.dropConnections();
+		assertCutShortForNoAnswer(acquisition);
+		this.proxy.releaseReplies();
+		await().until(() -> observer.getChildren().forPath(keyPath).isEmpty());
+		registry(this.zookeeper.newClient()).acquire("found-again", Duration.ofSeconds(10)).release();
+		assertThat(registry.keysInUse()).isZero();
+	}
+
+	@Test
+	void waiterWhoseBlockerIsGoneBeforeItsWatchIsSetLeavesNoWatchBehind() throws Exception {
+		ZooKeeperLockRegistry holder = registry(this.zookeeper.newClient());
+		ZooKeeperLockRegistry waiter = registry(this.proxiedClient);
+		String keyPath = waiter.pathOf("watched");
+		CuratorFramework observer = this.zookeeper.newClient();
+		AcquiredLock held = holder.acquire("watched", LONG_WAIT);
+		String blocker = keyPath + "/" + observer.getChildren().forPath(keyPath).get(0);
+		this.proxy.holdReplies();
+		Future<AcquiredLock> acquisition = this.threads.submit(() -> waiter.acquire("watched", LONG_WAIT));
+		await().until(() -> observer.getChildren().forPath(keyPath).size() == 2);
+		held.release();
+		this.proxy.releaseReplies();
+		acquisition.get(10, TimeUnit.SECONDS).release();
+		assertThat(observer.checkExists().forPath(blocker)).isNull();
+		ZooKeeper waitersZooKeeper = this.proxiedClient.getZookeeperClient().getZooKeeper();
+		assertThatExceptionOfType(KeeperException.NoWatcherException.class)
+			.isThrownBy(() -> waitersZooKeeper.removeAllWatches(blocker, Watcher.WatcherType.Any, true));
+	}
+
+	@Test
+	void firstLookAtTheQueueThatMissesTheNodeIsReadAgain() throws Exception {
+		CuratorFramework client = this.zookeeper.newClient();
+		String keyPath = "/locks/stale-first-look";
+		client.create().creatingParentsIfNeeded().forPath(keyPath);
+		LockQueue queue = new LockQueue(client, keyPath);
+		long deadline = System.nanoTime() + LONG_WAIT.toNanos();
+		ReplyWait replies = new ReplyWait(client, deadline);
+		QueueRead readBeforeTheNodeExisted = QueueRead.start(client, keyPath, false);
+		readBeforeTheNodeExisted.children(replies);
+		LockQueue.Arrival arrival = queue.enqueue(LockNodeKind.EXCLUSIVE, HolderIdentity.current("round-trips", true),
+				() -> 0, replies);
+		LockQueue.Arrival staleArrival = new LockQueue.Arrival(arrival.node(), readBeforeTheNodeExisted, 0);
+		assertThat(queue.awaitTurn(staleArrival, deadline, () -> 0, replies)).isPresent();
+	}
+
+	/**
+	 * Drops the proxy's connections under an acquisition, then checks that it takes the
+	 * lock with exactly one node, whose creation is the lock's fencing token, and that
+	 * its release leaves no node behind.
+	 * @return the name of the lock's node
+	 */
+	private String lockNodeAfterReconnecting(Future<AcquiredLock> acquisition, CuratorFramework observer,
+			String keyPath) throws Exception {
+		this.proxy.dropConnections();
+		AcquiredLock lock = acquisition.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(lock.isValid()).isTrue();
+		List<String> nodes = observer.getChildren().forPath(keyPath);
+		assertThat(nodes).hasSize(1);
+		assertThat(lock.fencingToken())
+			.isEqualTo(FencingTokens.of(observer.checkExists().forPath(keyPath + "/" + nodes.get(0)).getCzxid(), 0));
+		lock.release();
+		await().until(() -> observer.checkExists().forPath(keyPath).getNumChildren() == 0);
+		return nodes.get(0);
+	}
+
+	/**
+	 * Starts acquiring a key through the proxy with its replies held back, and waits
+	 * until the server has created the acquisition's node.
+	 */
+	private Future<AcquiredLock> startUnansweredAcquisition(ZooKeeperLockRegistry registry, String key,
+			Duration waitTime, CuratorFramework observer) throws Exception {
+		createUnreapedKeyNode(registry, key);
+		this.proxy.holdReplies();
+		Future<AcquiredLock> acquisition = this.threads.submit(() -> registry.acquire(key, waitTime));
+		await().until(() -> observer.getChildren().forPath(registry.pathOf(key)).size() == 1);
+		return acquisition;
+	}
+
+	private static void assertCutShortForNoAnswer(Future<AcquiredLock> acquisition) {
+		assertThatExceptionOfType(ExecutionException.class)
+			.isThrownBy(() -> acquisition.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS))
+			.withCauseInstanceOf(LockAcquisitionException.class)
+			.withMessageContaining("did not answer in time");
+	}
+
+}

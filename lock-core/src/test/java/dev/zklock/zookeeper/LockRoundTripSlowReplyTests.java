@@ -1,0 +1,95 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.zklock.LockAcquisitionException;
+import dev.zklock.LockTimeoutException;
+import dev.zklock.testsupport.ReplyHoldingProxy;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A lock's callers while ZooKeeper is slow to answer, or when they are interrupted: a
+ * try-lock waits for the answer, an interrupt is kept, and a timeout ends within the
+ * grace for replies.
+ */
+class LockRoundTripSlowReplyTests extends AbstractLockRoundTripTests {
+
+	@Test
+	void tryLockOfAFreeLockWhileZooKeeperIsSlowButConnectedTakesIt() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		createUnreapedKeyNode(registry, "slow");
+		ZooKeeperLock lock = registry.obtain("slow");
+		this.proxy.holdReplies();
+		Future<Boolean> tried = this.threads.submit(() -> {
+			boolean taken = lock.tryLock();
+			if (taken) {
+				lock.unlock();
+			}
+			return taken;
+		});
+		await().during(ReplyWait.GRACE.multipliedBy(3)).atMost(LONG_WAIT).until(() -> !tried.isDone());
+		this.proxy.releaseReplies();
+		assertThat(tried.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void callerInterruptedWhileZooKeeperDoesNotAnswerStaysInterrupted() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		createUnreapedKeyNode(registry, "interrupted");
+		this.proxy.holdReplies();
+		AtomicReference<Thread> acquiring = new AtomicReference<>();
+		Future<Boolean> stillInterrupted = this.threads.submit(() -> {
+			acquiring.set(Thread.currentThread());
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> registry.acquire("interrupted", Duration.ofMillis(100)))
+				.withMessageContaining("Interrupted");
+			return Thread.currentThread().isInterrupted();
+		});
+		await().during(ReplyWait.GRACE.multipliedBy(2)).atMost(LONG_WAIT).until(() -> !stillInterrupted.isDone());
+		acquiring.get().interrupt();
+		assertThat(stillInterrupted.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		this.proxy.releaseReplies();
+	}
+
+	@Test
+	void holderInterruptedBeforeItsReleaseStaysInterruptedAndTheLockIsFree() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		Future<Boolean> stillInterrupted = this.threads.submit(() -> {
+			AcquiredLock lock = registry.acquire("leaving", LONG_WAIT);
+			Thread.currentThread().interrupt();
+			lock.release();
+			return Thread.interrupted();
+		});
+		assertThat(stillInterrupted.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		registry(this.zookeeper.newClient()).acquire("leaving", LONG_WAIT).release();
+	}
+
+	@Test
+	void timeoutWhoseHolderCannotBeToldInTimeEndsWithinTheGraceWithoutADescription() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		createUnreapedKeyNode(registry, "undescribed");
+		AcquiredLock held = registry(this.zookeeper.newClient()).acquire("undescribed", LONG_WAIT);
+		Duration waitTime = Duration.ofSeconds(1);
+		Future<Duration> timedOut = this.threads.submit(() -> {
+			long start = System.nanoTime();
+			assertThatExceptionOfType(LockTimeoutException.class)
+				.isThrownBy(() -> registry.acquire("undescribed", waitTime))
+				.withMessageNotContaining("pid");
+			return Duration.ofNanos(System.nanoTime() - start);
+		});
+		await().until(() -> this.proxy.requests().contains(ReplyHoldingProxy.GET_DATA));
+		this.proxy.holdReplies();
+		assertThat(timedOut.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS))
+			.isLessThan(waitTime.plus(ReplyWait.GRACE).plusSeconds(1));
+		this.proxy.releaseReplies();
+		held.release();
+	}
+
+}
