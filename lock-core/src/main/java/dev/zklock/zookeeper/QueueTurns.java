@@ -63,8 +63,8 @@ final class QueueTurns {
 	 * in time
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
-	LockCohort.@Nullable Turn take(LockQueue queue, String key, LockNodeKind kind, HolderIdentity holder,
-			Duration waitTime, long deadline, LongSupplier pauses) throws Exception {
+	@Nullable CohortTurn take(LockQueue queue, String key, LockNodeKind kind, HolderIdentity holder, Duration waitTime,
+			long deadline, LongSupplier pauses) throws Exception {
 		awaitConnection(key, waitTime, deadline);
 		verifyRoot(key);
 		ReplyWait replies = new ReplyWait(this.client, deadline);
@@ -83,7 +83,7 @@ final class QueueTurns {
 			abandon(queue, node, key);
 		}
 		if (failure == null) {
-			return turnCheckedAt.isPresent() ? new LockCohort.Turn(node, 0, turnCheckedAt.getAsLong()) : null;
+			return turnCheckedAt.isPresent() ? new CohortTurn(node, 0, turnCheckedAt.getAsLong()) : null;
 		}
 		if (failure instanceof KeeperException.NoNodeException vanished) {
 			return retryAfterSessionEnded(queue, key, kind, holder, waitTime, deadline, pauses, vanished);
@@ -99,7 +99,7 @@ final class QueueTurns {
 	 * A lock node vanished while it waited: ZooKeeper ended the session that created it.
 	 * Queue again in the new session, within the same deadline.
 	 */
-	private LockCohort.@Nullable Turn retryAfterSessionEnded(LockQueue queue, String key, LockNodeKind kind,
+	private @Nullable CohortTurn retryAfterSessionEnded(LockQueue queue, String key, LockNodeKind kind,
 			HolderIdentity holder, Duration waitTime, long deadline, LongSupplier pauses,
 			KeeperException.NoNodeException ex) throws Exception {
 		if (System.nanoTime() - deadline >= 0) {
