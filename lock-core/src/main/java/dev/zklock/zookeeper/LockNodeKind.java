@@ -98,7 +98,7 @@ sealed interface LockNodeKind {
 		if (matcher.find()) {
 			return new Permit(Integer.parseInt(matcher.group(1)));
 		}
-		return nodeName.regionMatches(nodeName.length() - LockQueue.SEQUENCE_LENGTH - SHARED.namePrefix().length(),
+		return nodeName.regionMatches(nodeName.length() - LockNodeSequence.LENGTH - SHARED.namePrefix().length(),
 				SHARED.namePrefix(), 0, SHARED.namePrefix().length()) ? SHARED : EXCLUSIVE;
 	}
 
@@ -140,7 +140,7 @@ sealed interface LockNodeKind {
 	 */
 	record Permit(int permits) implements LockNodeKind {
 
-		private static final Pattern NAME = Pattern.compile("-permits-(\\d+)-\\d{" + LockQueue.SEQUENCE_LENGTH + "}$");
+		private static final Pattern NAME = Pattern.compile("-permits-(\\d+)-\\d{" + LockNodeSequence.LENGTH + "}$");
 
 		@Override
 		public String namePrefix() {

@@ -150,7 +150,7 @@ final class QueueTurns {
 			return null;
 		}
 		try {
-			HolderIdentity head = queue.head()
+			HolderIdentity head = QueueHead.holderOf(this.client, queue.keyPath())
 				.get(Math.max(0, deadline + ReplyWait.GRACE.toNanos() - System.nanoTime()), TimeUnit.NANOSECONDS);
 			return (head != null) ? head.toString() : null;
 		}
@@ -183,22 +183,22 @@ final class QueueTurns {
 	/**
 	 * Deletes a held node without waiting for ZooKeeper: another process sees the lock
 	 * free once the deletion is applied, and this session's next request on the key is
-	 * applied after it. A deletion that fails is logged; Curator keeps deleting the node
-	 * in the background, and ZooKeeper deletes it when the session ends.
-	 * @param queue the node's queue
+	 * applied after it. A node that is already gone is no error. A deletion that fails is
+	 * logged; Curator keeps deleting the node in the background, and ZooKeeper deletes it
+	 * when the session ends.
 	 * @param node the node
 	 * @param key the lock key, for messages
 	 */
-	void leave(LockQueue queue, QueuedNode node, String key) {
+	void leave(QueuedNode node, String key) {
 		try {
-			queue.leave(node).thenAccept((deleted) -> {
+			this.client.delete().quietly().guaranteed().inBackground((curator, deleted) -> {
 				// a node that is gone, or whose session ended, needs no more deleting
 				KeeperException.Code result = KeeperException.Code.get(deleted.getResultCode());
 				if (result != KeeperException.Code.OK && result != KeeperException.Code.NONODE
 						&& result != KeeperException.Code.SESSIONEXPIRED) {
 					logger.warn(undeletedNode(key, node, result.toString()));
 				}
-			});
+			}).forPath(node.path());
 		}
 		catch (Exception ex) {
 			logger.warn(undeletedNode(key, node, ex.toString()), ex);
