@@ -52,7 +52,7 @@ final class LockAcquirer {
 			long deadline, @Nullable Thread owner) throws Exception {
 		LockCohort cohort = entry.cohortOf(kind);
 		while (true) {
-			LockCohort.Turn turn = (cohort != null) ? cohort.await(deadline) : LockCohort.Turn.LEAD;
+			CohortTurn turn = (cohort != null) ? cohort.await(deadline) : CohortTurn.LEAD;
 			if (turn == null) {
 				throw timeout(entry, key, waitTime, deadline);
 			}
@@ -94,7 +94,7 @@ final class LockAcquirer {
 	 * connection too, which may have been lost under the {@link LostLockPolicy}) keeps it
 	 * from passing on.
 	 */
-	private boolean isHeld(LockHold hold, LockCohort.Turn turn, boolean leads) {
+	private boolean isHeld(LockHold hold, CohortTurn turn, boolean leads) {
 		return this.lossDetector.isHeld(hold) && hold.sessionId() == this.lossDetector.currentSessionId()
 				&& (leads ? this.lossDetector.unpausedSince(turn.checkedAt())
 						: this.lossDetector.undoubtedSince(turn.checkedAt()));
@@ -120,9 +120,9 @@ final class LockAcquirer {
 	 * Queues for a lock node in ZooKeeper and waits for its turn, leading the cohort if
 	 * there is one: a cohort whose leader fails is led by its next waiter.
 	 */
-	private LockCohort.Turn lead(@Nullable LockCohort cohort, LockEntry entry, String key, LockNodeKind kind,
+	private CohortTurn lead(@Nullable LockCohort cohort, LockEntry entry, String key, LockNodeKind kind,
 			HolderIdentity holder, Duration waitTime, long deadline) throws Exception {
-		LockCohort.Turn turn = null;
+		CohortTurn turn = null;
 		try {
 			turn = this.queueTurns.take(entry.queue, key, kind, holder, waitTime, deadline, this.lossDetector::pauses);
 			if (turn == null) {

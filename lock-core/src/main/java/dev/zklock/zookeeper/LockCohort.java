@@ -2,9 +2,7 @@ package dev.zklock.zookeeper;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 import dev.zklock.zookeeper.LockQueue.QueuedNode;
 import org.jspecify.annotations.Nullable;
@@ -34,7 +32,7 @@ final class LockCohort {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	private final Deque<Waiter> waiters = new ArrayDeque<>();
+	private final Deque<CohortWaiter> waiters = new ArrayDeque<>();
 
 	private @Nullable QueuedNode node;
 
@@ -74,36 +72,29 @@ final class LockCohort {
 	 * @return the turn, or {@code null} if the deadline passed first
 	 * @throws InterruptedException if the thread was interrupted before its turn came
 	 */
-	@Nullable Turn await(long deadline) throws InterruptedException {
+	@Nullable CohortTurn await(long deadline) throws InterruptedException {
 		this.lock.lock();
 		try {
 			if (this.waiters.isEmpty()) {
-				Turn turn = nextTurn();
+				CohortTurn turn = nextTurn();
 				if (turn != null) {
 					return turn;
 				}
 			}
-			Waiter waiter = new Waiter(this.lock.newCondition());
+			CohortWaiter waiter = new CohortWaiter(this.lock.newCondition());
 			this.waiters.addLast(waiter);
 			askWhoQueues();
-			while (waiter.turn == null) {
-				long remaining = deadline - System.nanoTime();
-				if (remaining <= 0) {
+			try {
+				CohortTurn turn = waiter.await(deadline);
+				if (turn == null) {
 					this.waiters.remove(waiter);
-					return null;
 				}
-				try {
-					waiter.turnCame.awaitNanos(remaining);
-				}
-				catch (InterruptedException ex) {
-					if (waiter.turn == null) {
-						this.waiters.remove(waiter);
-						throw ex;
-					}
-					Thread.currentThread().interrupt();
-				}
+				return turn;
 			}
-			return waiter.turn;
+			catch (InterruptedException ex) {
+				this.waiters.remove(waiter);
+				throw ex;
+			}
 		}
 		finally {
 			this.lock.unlock();
@@ -265,29 +256,27 @@ final class LockCohort {
 	 */
 	private void passOn() {
 		while (!this.waiters.isEmpty()) {
-			Turn turn = nextTurn();
+			CohortTurn turn = nextTurn();
 			if (turn == null) {
 				return;
 			}
-			Waiter waiter = this.waiters.removeFirst();
-			waiter.turn = turn;
-			waiter.turnCame.signal();
+			this.waiters.removeFirst().give(turn);
 		}
 	}
 
-	private @Nullable Turn nextTurn() {
+	private @Nullable CohortTurn nextTurn() {
 		QueuedNode held = this.node;
 		if (held != null) {
 			if (acceptsHolder()) {
 				this.holders++;
 				this.handOffs++;
-				return new Turn(held, this.handOffs, this.nodeCheckedAt);
+				return new CohortTurn(held, this.handOffs, this.nodeCheckedAt);
 			}
 			return null;
 		}
 		if (!this.leading) {
 			this.leading = true;
-			return Turn.LEAD;
+			return CohortTurn.LEAD;
 		}
 		return null;
 	}
@@ -297,57 +286,6 @@ final class LockCohort {
 				&& System.nanoTime() - this.nodeAcquiredAt < this.policy.maxTimeNanos();
 		return (this.shared || this.holders == 0) && !this.retired && this.handOffs < FencingTokens.MAX_HAND_OFFS
 				&& (withinBounds || Boolean.FALSE.equals(this.othersQueued));
-	}
-
-	/**
-	 * A thread's turn: at a node, or to lead.
-	 *
-	 * @param node the node the thread holds from now on; {@code null} for the turn to
-	 * lead, that is to queue for a node in ZooKeeper
-	 * @param handOff how many holders had the node before this one: {@code 0} for the
-	 * thread that queued it in ZooKeeper
-	 * @param checkedAt for a node handed over, the {@link LockLossDetector#doubts() doubt
-	 * count} read before a holder of this process last found it held; for a node whose
-	 * turn ZooKeeper showed, the {@link LockLossDetector#pauses() pause count} read
-	 * before ZooKeeper was asked: the turn stands only if nothing was counted since
-	 */
-	record Turn(@Nullable QueuedNode node, int handOff, long checkedAt) {
-
-		static final Turn LEAD = new Turn(null, 0, 0);
-
-		boolean leads() {
-			return this.node == null;
-		}
-
-	}
-
-	/**
-	 * Learns from ZooKeeper whether other nodes queue behind a held node.
-	 */
-	@FunctionalInterface
-	interface QueueWatch {
-
-		/**
-		 * Reads the node's queue in the background and watches it.
-		 * @param held the held node
-		 * @param othersQueued told {@code true} or {@code false} once the read answers,
-		 * and {@code true} when the queue changes afterwards
-		 * @throws Exception if the read cannot be sent
-		 */
-		void watchBehind(QueuedNode held, Consumer<Boolean> othersQueued) throws Exception;
-
-	}
-
-	private static final class Waiter {
-
-		private final Condition turnCame;
-
-		private @Nullable Turn turn;
-
-		Waiter(Condition turnCame) {
-			this.turnCame = turnCame;
-		}
-
 	}
 
 }

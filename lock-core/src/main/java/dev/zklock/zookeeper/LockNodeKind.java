@@ -17,12 +17,12 @@ sealed interface LockNodeKind {
 	/**
 	 * Alone: its turn comes when it is first in the queue.
 	 */
-	LockNodeKind EXCLUSIVE = new Exclusive();
+	LockNodeKind EXCLUSIVE = new ReadWrite("lock-", false);
 
 	/**
 	 * Together with other shared nodes: its turn comes when no exclusive node is ahead.
 	 */
-	LockNodeKind SHARED = new Shared();
+	LockNodeKind SHARED = new ReadWrite("read-", true);
 
 	/**
 	 * One of a number of permits: its turn comes when fewer than that many nodes are
@@ -98,56 +98,28 @@ sealed interface LockNodeKind {
 		if (matcher.find()) {
 			return new Permit(Integer.parseInt(matcher.group(1)));
 		}
-		return nodeName.regionMatches(nodeName.length() - LockQueue.SEQUENCE_LENGTH - SHARED.namePrefix().length(),
+		return nodeName.regionMatches(nodeName.length() - LockNodeSequence.LENGTH - SHARED.namePrefix().length(),
 				SHARED.namePrefix(), 0, SHARED.namePrefix().length()) ? SHARED : EXCLUSIVE;
 	}
 
-	private static void checkNoPermits(List<String> queue, LockNodeKind kind) throws ConflictException {
-		for (String name : queue) {
-			if (ofNodeName(name) instanceof Permit permit) {
-				throw new ConflictException(kind, permit);
+	/**
+	 * An exclusive or a shared node: it waits for the nearest node ahead that it cannot
+	 * share the lock with, and cannot be combined with permit nodes.
+	 *
+	 * @param namePrefix the start of the node's name
+	 * @param shared whether it shares the lock with the other shared nodes
+	 */
+	record ReadWrite(String namePrefix, boolean shared) implements LockNodeKind {
+
+		@Override
+		public @Nullable String blockerOf(List<String> queue, int position) throws ConflictException {
+			for (String name : queue) {
+				if (ofNodeName(name) instanceof Permit permit) {
+					throw new ConflictException(this, permit);
+				}
 			}
-		}
-	}
-
-	/**
-	 * An exclusive node.
-	 */
-	record Exclusive() implements LockNodeKind {
-
-		@Override
-		public String namePrefix() {
-			return "lock-";
-		}
-
-		@Override
-		public @Nullable String blockerOf(List<String> queue, int position) throws ConflictException {
-			checkNoPermits(queue, this);
-			return (position > 0) ? queue.get(position - 1) : null;
-		}
-
-		@Override
-		public String toString() {
-			return "an exclusive lock";
-		}
-
-	}
-
-	/**
-	 * A shared node.
-	 */
-	record Shared() implements LockNodeKind {
-
-		@Override
-		public String namePrefix() {
-			return "read-";
-		}
-
-		@Override
-		public @Nullable String blockerOf(List<String> queue, int position) throws ConflictException {
-			checkNoPermits(queue, this);
 			for (int ahead = position - 1; ahead >= 0; ahead--) {
-				if (ofNodeName(queue.get(ahead)) == EXCLUSIVE) {
+				if (!this.shared || ofNodeName(queue.get(ahead)) == EXCLUSIVE) {
 					return queue.get(ahead);
 				}
 			}
@@ -156,7 +128,7 @@ sealed interface LockNodeKind {
 
 		@Override
 		public String toString() {
-			return "a read lock";
+			return this.shared ? "a read lock" : "an exclusive lock";
 		}
 
 	}
@@ -168,7 +140,7 @@ sealed interface LockNodeKind {
 	 */
 	record Permit(int permits) implements LockNodeKind {
 
-		private static final Pattern NAME = Pattern.compile("-permits-(\\d+)-\\d{" + LockQueue.SEQUENCE_LENGTH + "}$");
+		private static final Pattern NAME = Pattern.compile("-permits-(\\d+)-\\d{" + LockNodeSequence.LENGTH + "}$");
 
 		@Override
 		public String namePrefix() {

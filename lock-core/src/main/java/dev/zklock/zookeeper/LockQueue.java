@@ -1,14 +1,8 @@
 package dev.zklock.zookeeper;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
@@ -16,11 +10,9 @@ import org.slf4j.LoggerFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorClosedException;
 import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -41,11 +33,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class LockQueue {
 
-	static final int SEQUENCE_LENGTH = 10;
-
 	private static final Logger logger = LoggerFactory.getLogger(LockQueue.class);
-
-	static final Comparator<String> BY_SEQUENCE = Comparator.comparing(LockQueue::sequenceOf);
 
 	private final CuratorFramework client;
 
@@ -57,6 +45,10 @@ final class LockQueue {
 		this.client = client;
 		this.keyPath = keyPath;
 		this.copies = new LockNodeCopies(client, keyPath);
+	}
+
+	CuratorFramework client() {
+		return this.client;
 	}
 
 	String keyPath() {
@@ -228,175 +220,14 @@ final class LockQueue {
 			if (remaining <= 0) {
 				return OptionalLong.empty();
 			}
-			boolean changed = watchQueue ? read.awaitChange(remaining) : awaitChangeOf(blocker, remaining);
+			boolean changed = watchQueue ? read.awaitChange(remaining)
+					: BlockerWatch.awaitChange(this.client, ZKPaths.makePath(this.keyPath, blocker), remaining);
 			if (!changed) {
 				return OptionalLong.empty();
 			}
 			checkedAt = pauses.getAsLong();
 			read = QueueRead.start(this.client, this.keyPath, watchQueue);
 		}
-	}
-
-	/**
-	 * Waits until the blocking node changes (in practice: is deleted). The watch is set
-	 * with a read of the node's data, not with an existence check: a data watch is set
-	 * only on a node that exists, and goes when the node does, while an existence check
-	 * of a node already gone would leave a watch for its creation, which never comes for
-	 * a sequential name, for as long as the session lives.
-	 * @param blocker the name of the blocking node
-	 * @param remainingNanos how long to wait at most, for the read's reply too: a waiter
-	 * whose time is up has its answer, the lock is held
-	 * @return whether the node changed or was already gone; {@code false} if the time
-	 * passed first
-	 * @throws IllegalStateException if the node is not ephemeral, and so would never go
-	 */
-	private boolean awaitChangeOf(String blocker, long remainingNanos) throws Exception {
-		CountDownLatch blockerChanged = new CountDownLatch(1);
-		CompletableFuture<CuratorEvent> watched = new CompletableFuture<>();
-		String blockerPath = ZKPaths.makePath(this.keyPath, blocker);
-		this.client.getData()
-			.usingWatcher((Watcher) (event) -> blockerChanged.countDown())
-			.inBackground((client, event) -> watched.complete(event))
-			.forPath(blockerPath);
-		long deadline = System.nanoTime() + remainingNanos;
-		CuratorEvent read;
-		try {
-			read = watched.get(remainingNanos, TimeUnit.NANOSECONDS);
-		}
-		catch (TimeoutException ex) {
-			return false;
-		}
-		KeeperException.Code result = KeeperException.Code.get(read.getResultCode());
-		if (result == KeeperException.Code.NONODE) {
-			return true;
-		}
-		if (result != KeeperException.Code.OK) {
-			throw KeeperException.create(result, blockerPath);
-		}
-		if (read.getStat().getEphemeralOwner() == 0) {
-			throw new IllegalStateException("The lock node " + blockerPath + " ahead in the queue is not ephemeral: "
-					+ "it belongs to no ZooKeeper session, so no lock client holds it, and it would block the key "
-					+ "for ever. A client other than a lock client created it; delete it, and keep other clients "
-					+ "from the lock root (see README)");
-		}
-		return blockerChanged.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-	}
-
-	/**
-	 * Learns whether other nodes queue behind a held node: reads the queue in the
-	 * background, and watches it until it changes. A change after the read counts as a
-	 * node queued behind, whatever it was.
-	 * @param held the held node
-	 * @param othersQueued told whether a node queues behind once the read answers (not at
-	 * all if it fails), and {@code true} when the queue changes afterwards
-	 * @throws Exception if the read cannot be sent
-	 */
-	void watchBehind(QueuedNode held, Consumer<Boolean> othersQueued) throws Exception {
-		String sequence = sequenceOf(held.name());
-		this.client.getChildren()
-			.usingWatcher((CuratorWatcher) (event) -> othersQueued.accept(true))
-			.inBackground((client, event) -> {
-				if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
-					othersQueued.accept(event.getChildren()
-						.stream()
-						.anyMatch((child) -> sequenceOf(child).compareTo(sequence) > 0));
-				}
-			})
-			.forPath(this.keyPath);
-	}
-
-	/**
-	 * Who holds the node at the head of the queue, read in the background.
-	 * @return the holder, or {@code null} if the queue is empty, its head names none, or
-	 * ZooKeeper fails
-	 * @throws Exception if the read cannot be sent
-	 */
-	CompletableFuture<@Nullable HolderIdentity> head() throws Exception {
-		CompletableFuture<@Nullable String> headPath = new CompletableFuture<>();
-		this.client.getChildren().inBackground((client, event) -> {
-			List<String> queue = (event.getResultCode() == KeeperException.Code.OK.intValue()) ? event.getChildren()
-					: List.of();
-			headPath.complete(
-					queue.stream().min(BY_SEQUENCE).map((head) -> ZKPaths.makePath(this.keyPath, head)).orElse(null));
-		}).forPath(this.keyPath);
-		return headPath.thenCompose(this::holderOf);
-	}
-
-	private CompletableFuture<@Nullable HolderIdentity> holderOf(@Nullable String nodePath) {
-		CompletableFuture<@Nullable HolderIdentity> holder = new CompletableFuture<>();
-		if (nodePath == null) {
-			holder.complete(null);
-			return holder;
-		}
-		try {
-			this.client.getData()
-				.inBackground((client, event) -> holder.complete(HolderIdentity.fromBytes(event.getData())))
-				.forPath(nodePath);
-		}
-		catch (Exception ex) {
-			holder.complete(null);
-		}
-		return holder;
-	}
-
-	/**
-	 * The queue's nodes as ZooKeeper sees them, in order.
-	 * @return the nodes, empty if the key's node does not exist (never created, or reaped
-	 * as an empty container)
-	 * @throws Exception if ZooKeeper fails
-	 */
-	List<QueuedLockNode> describe() throws Exception {
-		List<String> queue;
-		try {
-			queue = this.client.getChildren().forPath(this.keyPath);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return List.of();
-		}
-		queue.sort(BY_SEQUENCE);
-		List<QueuedLockNode> nodes = new ArrayList<>(queue.size());
-		for (int position = 0; position < queue.size(); position++) {
-			String name = queue.get(position);
-			Stat stat = new Stat();
-			byte[] data;
-			try {
-				data = this.client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(this.keyPath, name));
-			}
-			catch (KeeperException.NoNodeException ex) {
-				continue;
-			}
-			LockNodeKind kind = LockNodeKind.ofNodeName(name);
-			nodes.add(new QueuedLockNode(name, LockActivity.typeOf(kind), LockActivity.permitsOf(kind),
-					turnHasCome(kind, queue, position), FencingTokens.of(stat.getCzxid(), 0),
-					Long.toHexString(stat.getEphemeralOwner()), HolderIdentity.fromBytes(data)));
-		}
-		return nodes;
-	}
-
-	private static boolean turnHasCome(LockNodeKind kind, List<String> queue, int position) {
-		try {
-			return kind.blockerOf(queue, position) == null;
-		}
-		catch (LockNodeKind.ConflictException ex) {
-			return false;
-		}
-	}
-
-	/**
-	 * Deletes the node in the background, and keeps deleting it if ZooKeeper cannot be
-	 * reached now. A node that is already gone is no error.
-	 * @param node the node to delete
-	 * @return ZooKeeper's reply to the deletion, to come
-	 * @throws Exception if the deletion could not even be started
-	 */
-	CompletableFuture<CuratorEvent> leave(QueuedNode node) throws Exception {
-		CompletableFuture<CuratorEvent> deleted = new CompletableFuture<>();
-		this.client.delete()
-			.quietly()
-			.guaranteed()
-			.inBackground((client, event) -> deleted.complete(event))
-			.forPath(node.path());
-		return deleted;
 	}
 
 	/**
@@ -418,10 +249,6 @@ final class LockQueue {
 		catch (CuratorClosedException ex) {
 			logger.debug("The client is closed, so the end of its session deletes the lock node " + path);
 		}
-	}
-
-	static String sequenceOf(String nodeName) {
-		return nodeName.substring(Math.max(0, nodeName.length() - SEQUENCE_LENGTH));
 	}
 
 	/**

@@ -60,7 +60,7 @@ final class QueueRead {
 			throw KeeperException.create(result, event.getPath());
 		}
 		List<String> sorted = new ArrayList<>(event.getChildren());
-		sorted.sort(LockQueue.BY_SEQUENCE);
+		sorted.sort(LockNodeSequence.QUEUE_ORDER);
 		return sorted;
 	}
 

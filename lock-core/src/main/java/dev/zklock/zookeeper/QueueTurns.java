@@ -63,8 +63,8 @@ final class QueueTurns {
 	 * in time
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
-	LockCohort.@Nullable Turn take(LockQueue queue, String key, LockNodeKind kind, HolderIdentity holder,
-			Duration waitTime, long deadline, LongSupplier pauses) throws Exception {
+	@Nullable CohortTurn take(LockQueue queue, String key, LockNodeKind kind, HolderIdentity holder, Duration waitTime,
+			long deadline, LongSupplier pauses) throws Exception {
 		awaitConnection(key, waitTime, deadline);
 		verifyRoot(key);
 		ReplyWait replies = new ReplyWait(this.client, deadline);
@@ -83,7 +83,7 @@ final class QueueTurns {
 			abandon(queue, node, key);
 		}
 		if (failure == null) {
-			return turnCheckedAt.isPresent() ? new LockCohort.Turn(node, 0, turnCheckedAt.getAsLong()) : null;
+			return turnCheckedAt.isPresent() ? new CohortTurn(node, 0, turnCheckedAt.getAsLong()) : null;
 		}
 		if (failure instanceof KeeperException.NoNodeException vanished) {
 			return retryAfterSessionEnded(queue, key, kind, holder, waitTime, deadline, pauses, vanished);
@@ -99,7 +99,7 @@ final class QueueTurns {
 	 * A lock node vanished while it waited: ZooKeeper ended the session that created it.
 	 * Queue again in the new session, within the same deadline.
 	 */
-	private LockCohort.@Nullable Turn retryAfterSessionEnded(LockQueue queue, String key, LockNodeKind kind,
+	private @Nullable CohortTurn retryAfterSessionEnded(LockQueue queue, String key, LockNodeKind kind,
 			HolderIdentity holder, Duration waitTime, long deadline, LongSupplier pauses,
 			KeeperException.NoNodeException ex) throws Exception {
 		if (System.nanoTime() - deadline >= 0) {
@@ -150,7 +150,7 @@ final class QueueTurns {
 			return null;
 		}
 		try {
-			HolderIdentity head = queue.head()
+			HolderIdentity head = QueueHead.holderOf(this.client, queue.keyPath())
 				.get(Math.max(0, deadline + ReplyWait.GRACE.toNanos() - System.nanoTime()), TimeUnit.NANOSECONDS);
 			return (head != null) ? head.toString() : null;
 		}
@@ -183,22 +183,22 @@ final class QueueTurns {
 	/**
 	 * Deletes a held node without waiting for ZooKeeper: another process sees the lock
 	 * free once the deletion is applied, and this session's next request on the key is
-	 * applied after it. A deletion that fails is logged; Curator keeps deleting the node
-	 * in the background, and ZooKeeper deletes it when the session ends.
-	 * @param queue the node's queue
+	 * applied after it. A node that is already gone is no error. A deletion that fails is
+	 * logged; Curator keeps deleting the node in the background, and ZooKeeper deletes it
+	 * when the session ends.
 	 * @param node the node
 	 * @param key the lock key, for messages
 	 */
-	void leave(LockQueue queue, QueuedNode node, String key) {
+	void leave(QueuedNode node, String key) {
 		try {
-			queue.leave(node).thenAccept((deleted) -> {
+			this.client.delete().quietly().guaranteed().inBackground((curator, deleted) -> {
 				// a node that is gone, or whose session ended, needs no more deleting
 				KeeperException.Code result = KeeperException.Code.get(deleted.getResultCode());
 				if (result != KeeperException.Code.OK && result != KeeperException.Code.NONODE
 						&& result != KeeperException.Code.SESSIONEXPIRED) {
 					logger.warn(undeletedNode(key, node, result.toString()));
 				}
-			});
+			}).forPath(node.path());
 		}
 		catch (Exception ex) {
 			logger.warn(undeletedNode(key, node, ex.toString()), ex);

@@ -370,7 +370,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 			}
 			QueuedNode released = this.acquirer.giveBack(entry, hold, handOff, checkedAt);
 			if (released != null) {
-				this.queueTurns.leave(entry.queue, released, hold.key());
+				this.queueTurns.leave(released, hold.key());
 			}
 		}
 		finally {
@@ -524,7 +524,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	public List<QueuedLockNode> queueOf(String key) {
 		String path = pathOf(key);
 		try {
-			return new LockQueue(this.client, path).describe();
+			return QueueInspector.nodesOf(this.client, path);
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(

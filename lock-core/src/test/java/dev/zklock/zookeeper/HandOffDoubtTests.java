@@ -92,7 +92,7 @@ class HandOffDoubtTests {
 	@Test
 	void pauseAfterZooKeeperShowedANodesTurnIsCountedAgainstThatTurn() throws Exception {
 		QueueTurns queueTurns = new QueueTurns(this.client);
-		LockCohort.Turn turn = queueTurns.take(this.entry.queue, "hot", LockNodeKind.EXCLUSIVE,
+		CohortTurn turn = queueTurns.take(this.entry.queue, "hot", LockNodeKind.EXCLUSIVE,
 				HolderIdentity.current("doubts", true), LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(),
 				this.detector::pauses);
 		assertThat(this.detector.unpausedSince(turn.checkedAt())).isTrue();

@@ -16,7 +16,7 @@ class LockCohortTests {
 	/**
 	 * ZooKeeper never tells who queues behind the cohort's node: the bounds apply.
 	 */
-	private static final LockCohort.QueueWatch UNANSWERED = (held, othersQueued) -> {
+	private static final QueueWatch UNANSWERED = (held, othersQueued) -> {
 	};
 
 	private final LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/doc/_c_1-read-0000000000",
@@ -25,7 +25,7 @@ class LockCohortTests {
 	@Test
 	void readNodeDoubtedBeforeItsLeaderReportsItTakesNoReaders() throws Exception {
 		LockCohort readers = new LockCohort(true, POLICY, UNANSWERED);
-		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(LockCohort.Turn.LEAD);
+		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(CohortTurn.LEAD);
 		readers.retire(this.node);
 		readers.led(this.node, 0);
 		assertThat(readers.await(deadlineIn(Duration.ofMillis(100)))).isNull();
@@ -36,8 +36,8 @@ class LockCohortTests {
 		LockCohort readers = new LockCohort(true, POLICY, UNANSWERED);
 		readers.await(deadlineIn(Duration.ofSeconds(1)));
 		readers.led(this.node, 7);
-		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(new LockCohort.Turn(this.node, 1, 7));
-		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(new LockCohort.Turn(this.node, 2, 7));
+		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(new CohortTurn(this.node, 1, 7));
+		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(new CohortTurn(this.node, 2, 7));
 	}
 
 	@Test
