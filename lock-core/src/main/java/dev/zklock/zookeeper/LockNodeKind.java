@@ -45,7 +45,7 @@ sealed interface LockNodeKind {
 		if (type == null) {
 			throw new IllegalArgumentException("'type' must not be null");
 		}
-		if (!(permits == 1 || type == LockType.SEMAPHORE)) {
+		if (permits != 1 && type != LockType.SEMAPHORE) {
 			throw new IllegalArgumentException(
 					"Permits apply to semaphores only, but were " + permits + " for a " + type + " lock");
 		}
