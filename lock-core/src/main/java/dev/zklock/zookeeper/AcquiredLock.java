@@ -14,7 +14,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AcquiredLock implements ReleasableLock {
 
-	private final ZooKeeperLockRegistry registry;
+	private final LockReleaser releaser;
+
+	private final LockLossDetector lossDetector;
 
 	private final LockEntry entry;
 
@@ -26,8 +28,9 @@ public final class AcquiredLock implements ReleasableLock {
 	/** {@code 1} once released. */
 	private volatile int released;
 
-	AcquiredLock(ZooKeeperLockRegistry registry, LockEntry entry, LockHold hold) {
-		this.registry = registry;
+	AcquiredLock(LockReleaser releaser, LockLossDetector lossDetector, LockEntry entry, LockHold hold) {
+		this.releaser = releaser;
+		this.lossDetector = lossDetector;
 		this.entry = entry;
 		this.hold = hold;
 	}
@@ -48,7 +51,7 @@ public final class AcquiredLock implements ReleasableLock {
 
 	@Override
 	public boolean isValid() {
-		return this.released == 0 && this.registry.isHeld(this.hold);
+		return this.released == 0 && this.lossDetector.isHeld(this.hold);
 	}
 
 	/**
@@ -60,7 +63,7 @@ public final class AcquiredLock implements ReleasableLock {
 	@Override
 	public boolean isLost() {
 		if (this.released == 0) {
-			this.registry.isHeld(this.hold);
+			this.lossDetector.isHeld(this.hold);
 		}
 		return this.hold.lossReason() != null;
 	}
@@ -90,7 +93,7 @@ public final class AcquiredLock implements ReleasableLock {
 	@Override
 	public void release() {
 		if (RELEASED.compareAndSet(this, 0, 1)) {
-			this.registry.release(this.entry, this.hold);
+			this.releaser.release(this.entry, this.hold);
 		}
 	}
 
@@ -118,7 +121,7 @@ public final class AcquiredLock implements ReleasableLock {
 			throw new IllegalArgumentException("'delay' must not be negative, but was " + delay);
 		}
 		if (RELEASED.compareAndSet(this, 0, 1)) {
-			return this.registry.releaseAfter(this.entry, this.hold, delay);
+			return this.releaser.releaseAfter(this.entry, this.hold, delay);
 		}
 		return CompletableFuture.completedStage(null);
 	}

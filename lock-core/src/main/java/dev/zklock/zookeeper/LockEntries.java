@@ -57,7 +57,8 @@ final class LockEntries {
 	}
 
 	/**
-	 * The entry of a key, if it is in use, without counting it as used again.
+	 * The entry of a key, if it is in use, without counting it as used again: an entry
+	 * that the calling thread holds an acquisition of stays until that is released.
 	 * @param key the lock key
 	 * @return the entry, or {@code null} if the key is not in use
 	 */

@@ -19,7 +19,7 @@ final class LockEntry {
 
 	final LockQueue queue;
 
-	final ConcurrentMap<Thread, LockHold> holds = new ConcurrentHashMap<>();
+	private final ConcurrentMap<Thread, LockHold> holds = new ConcurrentHashMap<>();
 
 	private final ConcurrentMap<Thread, Deque<AcquiredLock>> viewAcquisitions = new ConcurrentHashMap<>();
 
@@ -53,6 +53,34 @@ final class LockEntry {
 	 */
 	boolean removeUser() {
 		return --this.users > 0;
+	}
+
+	/**
+	 * The hold of the key's lock that a thread's next acquisitions of the key re-enter.
+	 * @param thread the thread
+	 * @return the hold, or {@code null} if the thread has none to re-enter
+	 */
+	@Nullable LockHold holdOf(Thread thread) {
+		return this.holds.get(thread);
+	}
+
+	/**
+	 * Lets a thread's next acquisitions of the key re-enter a hold it has taken.
+	 * @param thread the holding thread
+	 * @param hold the hold
+	 */
+	void keepHold(Thread thread, LockHold hold) {
+		this.holds.put(thread, hold);
+	}
+
+	/**
+	 * Stops a thread's next acquisitions of the key from re-entering a hold, if that is
+	 * still the hold they would re-enter.
+	 * @param thread the holding thread
+	 * @param hold the hold the thread is done with
+	 */
+	void forgetHold(Thread thread, LockHold hold) {
+		this.holds.remove(thread, hold);
 	}
 
 	/**

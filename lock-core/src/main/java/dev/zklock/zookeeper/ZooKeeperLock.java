@@ -13,9 +13,9 @@ import dev.zklock.LockTimeoutException;
 /**
  * A {@link Lock} view of one key's exclusive ZooKeeper lock, for code written against
  * {@code java.util.concurrent}. It shares its registry's holds with
- * {@link dev.zklock.DistributedLock} and {@link dev.zklock.LockTemplate}, so a thread
- * re-enters the key through any of them. Every view of a key that its registry hands out
- * is the same lock: a thread may lock through one view and unlock through another. Like
+ * {@code @DistributedLock} and {@link dev.zklock.LockTemplate}, so a thread re-enters the
+ * key through any of them. Every view of a key that its registry hands out is the same
+ * lock: a thread may lock through one view and unlock through another. Like
  * {@code ReentrantLock}, it must be unlocked by the thread that locked it, once per lock.
  * {@link #handle()} gives the holding thread its fencing token and the lock's validity.
  *
@@ -31,10 +31,24 @@ public final class ZooKeeperLock implements Lock {
 
 	private final ZooKeeperLockRegistry registry;
 
+	private final LockEntries entries;
+
 	private final String key;
 
-	ZooKeeperLock(ZooKeeperLockRegistry registry, String key) {
+	/**
+	 * Creates a view of a key's exclusive lock.
+	 * @param registry the registry that acquires the lock
+	 * @param entries the registry's entries, which keep the acquisitions made through the
+	 * views of the key
+	 * @param key the lock key
+	 * @throws IllegalArgumentException if the key is {@code null} or blank
+	 */
+	ZooKeeperLock(ZooKeeperLockRegistry registry, LockEntries entries, String key) {
+		if (key == null || key.isBlank()) {
+			throw new IllegalArgumentException("Lock key must not be null or blank");
+		}
 		this.registry = registry;
+		this.entries = entries;
 		this.key = key;
 	}
 
@@ -130,7 +144,7 @@ public final class ZooKeeperLock implements Lock {
 	 */
 	@Override
 	public void unlock() {
-		LockEntry entry = this.registry.entryOf(this.key);
+		LockEntry entry = this.entries.find(this.key);
 		AcquiredLock latest = (entry != null) ? entry.removeLatestViewAcquisition(Thread.currentThread()) : null;
 		if (latest == null) {
 			throw notHeldByCurrentThread();
@@ -149,7 +163,7 @@ public final class ZooKeeperLock implements Lock {
 	 * through any view of the key
 	 */
 	public LockHandle handle() {
-		LockEntry entry = this.registry.entryOf(this.key);
+		LockEntry entry = this.entries.find(this.key);
 		AcquiredLock outermost = (entry != null) ? entry.outermostViewAcquisition(Thread.currentThread()) : null;
 		if (outermost == null) {
 			throw notHeldByCurrentThread();

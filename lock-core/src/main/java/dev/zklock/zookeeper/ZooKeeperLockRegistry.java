@@ -2,23 +2,12 @@ package dev.zklock.zookeeper;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
-import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockAcquisitionException;
-import dev.zklock.LockException;
 import dev.zklock.LockManager;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.LockType;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.apache.curator.framework.CuratorFramework;
-import dev.zklock.zookeeper.LockQueue.QueuedNode;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,25 +31,17 @@ import org.jspecify.annotations.Nullable;
  */
 public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
-	private static final Logger logger = LoggerFactory.getLogger(ZooKeeperLockRegistry.class);
-
-	private final CuratorFramework client;
-
-	private final String rootPath;
+	private final LockRoot root;
 
 	private final LockEntries entries;
 
-	private final ScheduledThreadPoolExecutor scheduler;
-
-	private final QueueTurns queueTurns;
-
-	private final LockAcquirer acquirer;
+	private final RegistryScheduler scheduler;
 
 	private final LockLossDetector lossDetector;
 
-	private final Set<LockWait> waiting = ConcurrentHashMap.newKeySet();
+	private final RegistryAcquisitions acquisitions;
 
-	private volatile @Nullable String applicationName;
+	private final LockOverview overview;
 
 	/**
 	 * Creates a registry of locks under the root path, with the default
@@ -98,27 +79,15 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 */
 	public ZooKeeperLockRegistry(CuratorFramework client, String rootPath, LostLockPolicy lostLockPolicy,
 			HandOffPolicy handOffPolicy) {
-		if (client == null) {
-			throw new IllegalArgumentException("'client' must not be null");
-		}
-		if (lostLockPolicy == null) {
-			throw new IllegalArgumentException("'lostLockPolicy' must not be null");
-		}
-		if (handOffPolicy == null) {
-			throw new IllegalArgumentException("'handOffPolicy' must not be null");
-		}
-		this.client = client;
-		this.rootPath = LockNodeNames.validRootPath(rootPath);
-		this.entries = new LockEntries(client, this::pathOf, handOffPolicy);
-		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "zklock-registry");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.scheduler.setRemoveOnCancelPolicy(true);
-		this.queueTurns = new QueueTurns(client);
-		this.lossDetector = new LockLossDetector(client, lostLockPolicy, this.scheduler);
-		this.acquirer = new LockAcquirer(this.queueTurns, this.lossDetector);
+		RegistrySettings settings = new RegistrySettings(client, rootPath, lostLockPolicy, handOffPolicy);
+		QueueTurns turns = new QueueTurns(settings.client());
+		this.root = new LockRoot(settings.client(), settings.rootPath(), turns);
+		this.entries = new LockEntries(settings.client(), this.root::pathOf, settings.handOffPolicy());
+		this.scheduler = new RegistryScheduler();
+		this.lossDetector = new LockLossDetector(settings.client(), settings.lostLockPolicy(), this.scheduler);
+		LockWaits waits = new LockWaits();
+		this.acquisitions = new RegistryAcquisitions(this.entries, this.lossDetector, turns, this.scheduler, waits);
+		this.overview = new LockOverview(settings.client(), this.root, this.lossDetector, waits, this.entries);
 	}
 
 	/**
@@ -128,7 +97,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @param applicationName the application's name, or {@code null} for none
 	 */
 	public void setApplicationName(@Nullable String applicationName) {
-		this.applicationName = applicationName;
+		this.acquisitions.setApplicationName(applicationName);
 	}
 
 	/**
@@ -142,7 +111,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * with an ACL of its own (such as {@code CREATOR_ALL_ACL}).
 	 */
 	public void guardRoot() {
-		this.queueTurns.guardRoot(new RootGuard(this.client, this.rootPath));
+		this.root.guard();
 	}
 
 	/**
@@ -153,19 +122,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * ACL found, or ZooKeeper fails
 	 */
 	public void checkRoot() {
-		RootGuard guard = this.queueTurns.rootGuard();
-		if (guard == null) {
-			return;
-		}
-		try {
-			guard.verify();
-		}
-		catch (IllegalStateException ex) {
-			throw ex;
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException("Could not check the lock root " + this.rootPath + ": " + ex, ex);
-		}
+		this.root.check();
 	}
 
 	/**
@@ -173,7 +130,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the root path
 	 */
 	public String getRootPath() {
-		return this.rootPath;
+		return this.root.path();
 	}
 
 	/**
@@ -182,11 +139,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the key's node path, directly under the root path
 	 */
 	public String pathOf(String key) {
-		if (key == null || key.isEmpty()) {
-			throw new IllegalArgumentException("Lock key must not be empty");
-		}
-		// a node name never holds '/', and the root path is valid and not '/'
-		return this.rootPath + '/' + LockNodeNames.nodeName(key);
+		return this.root.pathOf(key);
 	}
 
 	/**
@@ -199,10 +152,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the lock view; cheap, so obtain one where it is needed
 	 */
 	public ZooKeeperLock obtain(String key) {
-		if (key == null || key.isBlank()) {
-			throw new IllegalArgumentException("Lock key must not be null or blank");
-		}
-		return new ZooKeeperLock(this, key);
+		return new ZooKeeperLock(this, this.entries, key);
 	}
 
 	/**
@@ -246,7 +196,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 */
 	@Override
 	public AcquiredLock acquire(String key, LockType type, int permits, Duration waitTime) {
-		return acquire(key, LockNodeKind.of(type, permits), waitTime, Thread.currentThread());
+		return this.acquisitions.acquire(key, LockNodeKind.of(type, permits), waitTime, Thread.currentThread());
 	}
 
 	/**
@@ -271,195 +221,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 */
 	@Override
 	public AcquiredLock acquireDetached(String key, LockType type, int permits, Duration waitTime) {
-		return acquire(key, LockNodeKind.of(type, permits), waitTime, null);
-	}
-
-	private AcquiredLock acquire(String key, LockNodeKind kind, Duration requestedWaitTime, @Nullable Thread owner) {
-		if (key == null || key.isBlank()) {
-			throw new IllegalArgumentException("Lock key must not be null or blank");
-		}
-		if (requestedWaitTime == null) {
-			throw new IllegalArgumentException("'waitTime' must not be null");
-		}
-		if (requestedWaitTime.isNegative()) {
-			throw new IllegalArgumentException("Wait time must not be negative, but was " + requestedWaitTime);
-		}
-		if (this.scheduler.isShutdown()) {
-			throw new LockAcquisitionException(key,
-					"Could not acquire lock '" + AbbreviatedKey.of(key) + "': the lock registry is closed", null);
-		}
-		Duration waitTime = (requestedWaitTime.compareTo(LONGEST_WAIT) > 0) ? LONGEST_WAIT : requestedWaitTime;
-		long deadline = System.nanoTime() + waitTime.toNanos();
-		LockEntry entry = this.entries.retain(key);
-		LockHold current = (owner != null && !(kind instanceof LockNodeKind.Permit)) ? entry.holds.get(owner) : null;
-		if (current != null) {
-			if (kind == LockNodeKind.EXCLUSIVE && current.kind() == LockNodeKind.SHARED) {
-				this.entries.dispose(entry);
-				throw new IllegalStateException("The current thread holds the read lock of '" + AbbreviatedKey.of(key)
-						+ "' and asks for its exclusive (write) lock: that upgrade would wait for itself; "
-						+ "release the read lock first");
-			}
-			if (!isHeld(current) && current.lossReason() != null) {
-				this.entries.dispose(entry);
-				throw new LockAcquisitionException(key,
-						"Could not re-enter lock '" + AbbreviatedKey.of(key)
-								+ "': the current thread's hold of it (fencing token " + current.fencingToken()
-								+ ") was lost: " + current.lossReason(),
-						null);
-			}
-			current.enter();
-			return new AcquiredLock(this, entry, current);
-		}
-		boolean acquired = false;
-		LockWait wait = new LockWait(key, kind, owner);
-		this.waiting.add(wait);
-		try {
-			LockHold hold = this.acquirer.take(entry, key, kind, this.applicationName, waitTime, deadline, owner);
-			if (owner != null && !(kind instanceof LockNodeKind.Permit)) {
-				entry.holds.put(owner, hold);
-			}
-			acquired = true;
-			return new AcquiredLock(this, entry, hold);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new LockAcquisitionException(key, "Interrupted while acquiring lock '" + AbbreviatedKey.of(key) + "'",
-					ex);
-		}
-		catch (LockException ex) {
-			throw ex;
-		}
-		catch (LockNodeKind.ConflictException ex) {
-			throw new LockAcquisitionException(key,
-					"Could not acquire lock '" + AbbreviatedKey.of(key) + "': " + ex.getMessage(), ex);
-		}
-		catch (Exception ex) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + AbbreviatedKey.of(key) + "': " + ex,
-					ex);
-		}
-		finally {
-			this.waiting.remove(wait);
-			if (!acquired) {
-				this.entries.dispose(entry);
-			}
-		}
-	}
-
-	/**
-	 * Releases one acquisition; the last one sharing a hold hands its lock node to a
-	 * waiting thread of this process, or sends its deletion to ZooKeeper without waiting
-	 * for the reply. The interrupt that the lost-lock policy gave the holder ends here;
-	 * any other interrupt of the thread stays set.
-	 */
-	void release(LockEntry entry, LockHold hold) {
-		if (!hold.exit()) {
-			if (hold.onlyDelayedLeft()) {
-				leaveThread(entry, hold);
-			}
-			this.entries.dispose(entry);
-			return;
-		}
-		try {
-			long checkedAt = this.lossDetector.doubts();
-			boolean handOff = isHeld(hold);
-			// the policy may interrupt the holder until its hold ends, from the check
-			// above
-			// too, and never afterwards
-			if (end(entry, hold) && hold.holder() == Thread.currentThread()) {
-				Thread.interrupted();
-			}
-			QueuedNode released = this.acquirer.giveBack(entry, hold, handOff, checkedAt);
-			if (released != null) {
-				this.queueTurns.leave(released, hold.key());
-			}
-		}
-		finally {
-			this.entries.dispose(entry);
-		}
-	}
-
-	/**
-	 * Releases an acquisition after a delay, without waiting for ZooKeeper to confirm the
-	 * deletion of its node. A thread whose last acquisition of its hold this is leaves
-	 * the hold now: its later acquisitions of the key queue like any other's.
-	 * @return a stage that completes once the release is done
-	 */
-	CompletableFuture<Void> releaseAfter(LockEntry entry, LockHold hold, Duration delay) {
-		hold.delayExit();
-		if (hold.onlyDelayedLeft()) {
-			leaveThread(entry, hold);
-		}
-		CompletableFuture<Void> released = new CompletableFuture<>();
-		try {
-			scheduleRelease(entry, hold, delay, released);
-		}
-		catch (RejectedExecutionException ex) {
-			logger.debug("Lock '" + AbbreviatedKey.of(hold.key())
-					+ "' stays held until the ZooKeeper session ends: its registry closed "
-					+ "before its delayed release was scheduled");
-		}
-		return released;
-	}
-
-	private void scheduleRelease(LockEntry entry, LockHold hold, Duration delay, CompletableFuture<Void> released) {
-		this.scheduler.schedule(() -> {
-			try {
-				if (hold.exitDelayed()) {
-					long checkedAt = this.lossDetector.doubts();
-					boolean handOff = isHeld(hold);
-					end(entry, hold);
-					QueuedNode node = this.acquirer.giveBack(entry, hold, handOff, checkedAt);
-					if (node != null) {
-						this.queueTurns.abandon(entry.queue, node, hold.key());
-					}
-				}
-			}
-			finally {
-				this.entries.dispose(entry);
-				released.complete(null);
-			}
-		}, ((delay.compareTo(LONGEST_WAIT) > 0) ? LONGEST_WAIT : delay).toNanos(), TimeUnit.NANOSECONDS);
-	}
-
-	/**
-	 * The holding thread is done with a hold that stays held until delayed releases end:
-	 * it no longer re-enters it, and the lost-lock policy no longer interrupts it.
-	 */
-	private void leaveThread(LockEntry entry, LockHold hold) {
-		Thread holder = hold.holder();
-		if (holder != null) {
-			entry.holds.remove(holder, hold);
-			if (hold.end() && holder == Thread.currentThread()) {
-				Thread.interrupted();
-			}
-		}
-	}
-
-	/**
-	 * Ends a hold whose last acquisition was released.
-	 * @return whether its holder was interrupted because the lock was lost
-	 */
-	private boolean end(LockEntry entry, LockHold hold) {
-		boolean holderInterrupted = hold.end();
-		if (hold.holder() != null) {
-			entry.holds.remove(hold.holder(), hold);
-		}
-		this.lossDetector.unregister(hold);
-		return holderInterrupted;
-	}
-
-	/**
-	 * The entry of a key, if it is in use, without counting it as used again: an entry
-	 * that the calling thread holds an acquisition of stays until that is released.
-	 * @param key the lock key
-	 * @return the key's entry, or {@code null} if the key is not in use
-	 */
-	@Nullable LockEntry entryOf(String key) {
-		return this.entries.find(key);
-	}
-
-	boolean isHeld(LockHold hold) {
-		return this.lossDetector.isHeld(hold);
+		return this.acquisitions.acquire(key, LockNodeKind.of(type, permits), waitTime, null);
 	}
 
 	/**
@@ -502,7 +264,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the held locks
 	 */
 	public List<LockActivity> heldLocks() {
-		return this.lossDetector.holds().stream().map(LockActivity::held).toList();
+		return this.overview.heldLocks();
 	}
 
 	/**
@@ -510,7 +272,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the awaited locks
 	 */
 	public List<LockActivity> waitingLocks() {
-		return this.waiting.stream().map(LockWait::activity).toList();
+		return this.overview.waitingLocks();
 	}
 
 	/**
@@ -522,14 +284,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @throws IllegalStateException if ZooKeeper cannot be read
 	 */
 	public List<QueuedLockNode> queueOf(String key) {
-		String path = pathOf(key);
-		try {
-			return QueueInspector.nodesOf(this.client, path);
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(
-					"Could not read the lock queue of '" + AbbreviatedKey.of(key) + "' from ZooKeeper: " + ex, ex);
-		}
+		return this.overview.queueOf(key);
 	}
 
 	/**
@@ -537,7 +292,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the number of keys in use
 	 */
 	public int keysInUse() {
-		return this.entries.inUse();
+		return this.overview.keysInUse();
 	}
 
 }

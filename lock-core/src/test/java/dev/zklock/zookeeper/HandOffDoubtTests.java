@@ -43,7 +43,7 @@ class HandOffDoubtTests {
 
 	private LockLossDetector detector;
 
-	private LockAcquirer turns;
+	private HoldExchange turns;
 
 	private LockEntry entry;
 
@@ -51,7 +51,7 @@ class HandOffDoubtTests {
 	void connect() throws Exception {
 		this.client = this.zookeeper.newClient();
 		this.detector = new LockLossDetector(this.client, LostLockPolicy.defaults(), this.scheduler);
-		this.turns = new LockAcquirer(new QueueTurns(this.client), this.detector);
+		this.turns = new HoldExchange(new QueueTurns(this.client), this.detector);
 		this.entry = new LockEntry("hot", new LockQueue(this.client, "/locks/hot"),
 				new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
 	}

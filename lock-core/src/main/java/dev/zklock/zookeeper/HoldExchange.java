@@ -11,21 +11,22 @@ import org.slf4j.LoggerFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Takes the holds of a registry's acquisitions and gives them back: the orchestration of
- * one acquisition. A hold of a key's lock is handed over within the key's
- * {@link LockCohort}, or taken in ZooKeeper through {@link QueueTurns} by the cohort's
- * leader (or by every thread, when the lock has no cohort). Either way, a turn becomes a
- * hold only when its node belongs to the client's current session.
+ * Where a registry's acquisitions take their holds of a key's lock and give them back,
+ * once {@link RegistryAcquisitions} found that a call does not re-enter a hold it has. A
+ * hold is handed over within the key's {@link LockCohort}, or taken in ZooKeeper through
+ * {@link QueueTurns} by the cohort's leader (or by every thread, when the lock has no
+ * cohort). Either way, a turn becomes a hold only when its node belongs to the client's
+ * current session.
  */
-final class LockAcquirer {
+final class HoldExchange {
 
-	private static final Logger logger = LoggerFactory.getLogger(LockAcquirer.class);
+	private static final Logger logger = LoggerFactory.getLogger(HoldExchange.class);
 
 	private final QueueTurns queueTurns;
 
 	private final LockLossDetector lossDetector;
 
-	LockAcquirer(QueueTurns queueTurns, LockLossDetector lossDetector) {
+	HoldExchange(QueueTurns queueTurns, LockLossDetector lossDetector) {
 		this.queueTurns = queueTurns;
 		this.lossDetector = lossDetector;
 	}

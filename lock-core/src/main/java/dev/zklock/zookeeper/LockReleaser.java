@@ -1,0 +1,148 @@
+package dev.zklock.zookeeper;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import dev.zklock.AbbreviatedKey;
+import dev.zklock.LockManager;
+import dev.zklock.zookeeper.LockQueue.QueuedNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Releases a registry's acquisitions, at once or after a delay on the registry's
+ * scheduler: the last acquisition of a hold ends it, and hands its lock node to a waiting
+ * thread of this process or sends its deletion to ZooKeeper.
+ */
+final class LockReleaser {
+
+	// logs under the registry's name, which operators know and configure
+	private static final Logger logger = LoggerFactory.getLogger(ZooKeeperLockRegistry.class);
+
+	private final LockEntries entries;
+
+	private final LockLossDetector lossDetector;
+
+	private final HoldExchange holdExchange;
+
+	private final QueueTurns queueTurns;
+
+	private final ScheduledExecutorService scheduler;
+
+	LockReleaser(LockEntries entries, LockLossDetector lossDetector, HoldExchange holdExchange, QueueTurns queueTurns,
+			ScheduledExecutorService scheduler) {
+		this.entries = entries;
+		this.lossDetector = lossDetector;
+		this.holdExchange = holdExchange;
+		this.queueTurns = queueTurns;
+		this.scheduler = scheduler;
+	}
+
+	/**
+	 * Releases one acquisition; the last one sharing a hold hands its lock node to a
+	 * waiting thread of this process, or sends its deletion to ZooKeeper without waiting
+	 * for the reply. The interrupt that the lost-lock policy gave the holder ends here;
+	 * any other interrupt of the thread stays set.
+	 */
+	void release(LockEntry entry, LockHold hold) {
+		if (!hold.exit()) {
+			if (hold.onlyDelayedLeft()) {
+				leaveThread(entry, hold);
+			}
+			this.entries.dispose(entry);
+			return;
+		}
+		try {
+			long checkedAt = this.lossDetector.doubts();
+			boolean handOff = this.lossDetector.isHeld(hold);
+			// the policy may interrupt the holder until its hold ends, from the check
+			// above too, and never afterwards
+			if (end(entry, hold) && hold.holder() == Thread.currentThread()) {
+				Thread.interrupted();
+			}
+			QueuedNode released = this.holdExchange.giveBack(entry, hold, handOff, checkedAt);
+			if (released != null) {
+				this.queueTurns.leave(released, hold.key());
+			}
+		}
+		finally {
+			this.entries.dispose(entry);
+		}
+	}
+
+	/**
+	 * Releases an acquisition after a delay, without waiting for ZooKeeper to confirm the
+	 * deletion of its node. A thread whose last acquisition of its hold this is leaves
+	 * the hold now: its later acquisitions of the key queue like any other's.
+	 * @return a stage that completes once the release is done
+	 */
+	CompletableFuture<Void> releaseAfter(LockEntry entry, LockHold hold, Duration delay) {
+		hold.delayExit();
+		if (hold.onlyDelayedLeft()) {
+			leaveThread(entry, hold);
+		}
+		CompletableFuture<Void> released = new CompletableFuture<>();
+		try {
+			scheduleRelease(entry, hold, delay, released);
+		}
+		catch (RejectedExecutionException ex) {
+			logger.debug("Lock '" + AbbreviatedKey.of(hold.key())
+					+ "' stays held until the ZooKeeper session ends: its registry closed "
+					+ "before its delayed release was scheduled");
+		}
+		return released;
+	}
+
+	private void scheduleRelease(LockEntry entry, LockHold hold, Duration delay, CompletableFuture<Void> released) {
+		this.scheduler.schedule(() -> {
+			try {
+				if (hold.exitDelayed()) {
+					long checkedAt = this.lossDetector.doubts();
+					boolean handOff = this.lossDetector.isHeld(hold);
+					end(entry, hold);
+					QueuedNode node = this.holdExchange.giveBack(entry, hold, handOff, checkedAt);
+					if (node != null) {
+						this.queueTurns.abandon(entry.queue, node, hold.key());
+					}
+				}
+			}
+			finally {
+				this.entries.dispose(entry);
+				released.complete(null);
+			}
+		}, ((delay.compareTo(LockManager.LONGEST_WAIT) > 0) ? LockManager.LONGEST_WAIT : delay).toNanos(),
+				TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * The holding thread is done with a hold that stays held until delayed releases end:
+	 * it no longer re-enters it, and the lost-lock policy no longer interrupts it.
+	 */
+	private void leaveThread(LockEntry entry, LockHold hold) {
+		Thread holder = hold.holder();
+		if (holder != null) {
+			entry.forgetHold(holder, hold);
+			if (hold.end() && holder == Thread.currentThread()) {
+				Thread.interrupted();
+			}
+		}
+	}
+
+	/**
+	 * Ends a hold whose last acquisition was released.
+	 * @return whether its holder was interrupted because the lock was lost
+	 */
+	private boolean end(LockEntry entry, LockHold hold) {
+		boolean holderInterrupted = hold.end();
+		Thread holder = hold.holder();
+		if (holder != null) {
+			entry.forgetHold(holder, hold);
+		}
+		this.lossDetector.unregister(hold);
+		return holderInterrupted;
+	}
+
+}
