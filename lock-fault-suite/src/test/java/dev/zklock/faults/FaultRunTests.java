@@ -37,10 +37,10 @@ abstract class FaultRunTests {
 	@BeforeEach
 	void startRun(TestInfo test) throws Exception {
 		Method method = test.getTestMethod().orElseThrow();
-		FaultRun.Setup setup = FaultRun.Setup.of(this.servers);
+		RunSetup setup = RunSetup.of(this.servers);
 		RunOptions options = method.getAnnotation(RunOptions.class);
 		if (options != null) {
-			setup = new FaultRun.Setup(this.servers,
+			setup = new RunSetup(this.servers,
 					(options.sessionTimeoutMillis() > 0) ? Duration.ofMillis(options.sessionTimeoutMillis())
 							: setup.sessionTimeout(),
 					List.of(options.workerProperties()), List.of(options.victimProperties()),

@@ -1,0 +1,190 @@
+package dev.zklock.faults;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
+
+import dev.zklock.LockTemplate;
+
+/**
+ * The locking threads of a {@link FaultWorker}: each increments the counter of a random
+ * key in the {@link FencedStore} under the key's lock until the worker stops, recording
+ * every step in its history, and carries out the {@link WorkerCommands commands} that
+ * concern its next hold.
+ */
+final class LockingThreads {
+
+	/** How long a thread stalls when it skips the lock, so that real holds overlap it. */
+	private static final Duration SKIPPED_LOCK_STALL = Duration.ofMillis(300);
+
+	private final LockTemplate lockTemplate;
+
+	private final FencedStoreClient store;
+
+	private final HistoryRecorder history;
+
+	private final WorkerCommands commands;
+
+	private final List<String> keys;
+
+	private final Duration waitTime;
+
+	private final boolean ignoresLoss;
+
+	private final ThreadLocal<Long> lastToken = ThreadLocal.withInitial(() -> 1L);
+
+	/**
+	 * Creates the locking threads of a worker; {@link #start(String, int)} starts them.
+	 * @param lockTemplate the starter's template
+	 * @param store the fenced store
+	 * @param history the worker's history
+	 * @param commands the commands the worker received
+	 * @param keys the keys to lock, picked at random
+	 * @param waitTime the wait time of each lock
+	 * @param ignoresLoss whether every validity sample is {@code true}, without asking
+	 */
+	LockingThreads(LockTemplate lockTemplate, FencedStoreClient store, HistoryRecorder history, WorkerCommands commands,
+			List<String> keys, Duration waitTime, boolean ignoresLoss) {
+		this.lockTemplate = lockTemplate;
+		this.store = store;
+		this.history = history;
+		this.commands = commands;
+		this.keys = keys;
+		this.waitTime = waitTime;
+		this.ignoresLoss = ignoresLoss;
+	}
+
+	/**
+	 * Starts the threads.
+	 * @param name the worker's name, which names its threads
+	 * @param count the number of threads
+	 * @return the started threads, which end once the worker stops
+	 */
+	List<Thread> start(String name, int count) {
+		List<Thread> threads = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			Thread thread = new Thread(this::lockUntilStopped, name + "-t" + i);
+			thread.start();
+			threads.add(thread);
+		}
+		return threads;
+	}
+
+	private void lockUntilStopped() {
+		this.history.record(HistoryEvent.Type.STARTED, "-", 0, "");
+		while (!this.commands.stopping()) {
+			String key = this.keys.get(ThreadLocalRandom.current().nextInt(this.keys.size()));
+			try {
+				if (this.commands.takeLateWrite()) {
+					writeLate(key);
+				}
+				else if (this.commands.takeSkippedLock()) {
+					incrementWithoutLock(key);
+				}
+				else {
+					long token = this.lockTemplate.execute(key, this.waitTime,
+							(lock) -> increment(key, lock.fencingToken(), lock::isValid, this.commands.takeStall()));
+					this.lastToken.set(token);
+					this.history.record(HistoryEvent.Type.RELEASED, key, token, "");
+				}
+			}
+			catch (RuntimeException ex) {
+				// LockException and its subtypes above all; the store's failures too
+				this.history.record(HistoryEvent.Type.FAILED, key, 0, ex.getClass().getSimpleName());
+				System.err.println(Thread.currentThread().getName() + " failed on '" + key + "': " + ex);
+			}
+			pause(Duration.ofMillis(10));
+		}
+		this.history.record(HistoryEvent.Type.STOPPED, "-", 0, "");
+	}
+
+	/**
+	 * The critical section: read the key's counter, stall if told to, write it back
+	 * incremented with the hold's fencing token, and ask whether the lock is held just
+	 * before the write and just after it, so that the history holds what the holder
+	 * believed at each write.
+	 */
+	private long increment(String key, long token, BooleanSupplier isValid, Duration stall) {
+		this.history.record(HistoryEvent.Type.ACQUIRED, key, token, "");
+		long value = this.store.read(key);
+		this.history.record(HistoryEvent.Type.READ, key, token, Long.toString(value));
+		if (stall != null) {
+			this.history.record(HistoryEvent.Type.STALL, key, token, Long.toString(stall.toMillis()));
+			stall(stall);
+		}
+		else {
+			pause(Duration.ofMillis(5));
+		}
+		sample(key, token, isValid);
+		boolean accepted = this.store.write(key, token, value + 1);
+		this.history.record(HistoryEvent.Type.WRITE, key, token, (value + 1) + (accepted ? " ACCEPTED" : " REJECTED"));
+		sample(key, token, isValid);
+		return token;
+	}
+
+	private void sample(String key, long token, BooleanSupplier isValid) {
+		this.history.sample(key, token, this.ignoresLoss ? () -> true : isValid);
+	}
+
+	/**
+	 * The critical section run without the lock, by a caller that believes it holds it
+	 * with the token of its last hold.
+	 */
+	private void incrementWithoutLock(String key) {
+		long token = this.lastToken.get();
+		increment(key, token, () -> true, SKIPPED_LOCK_STALL);
+		this.history.record(HistoryEvent.Type.RELEASED, key, token, "without the lock");
+	}
+
+	/**
+	 * Reads the key's counter under its lock, releases the lock, and once a later holder
+	 * has written the counter, writes what it read, incremented, with its own token: the
+	 * store must refuse it.
+	 */
+	private void writeLate(String key) {
+		long[] tokenAndValue = this.lockTemplate.execute(key, this.waitTime, (lock) -> {
+			this.history.record(HistoryEvent.Type.ACQUIRED, key, lock.fencingToken(), "");
+			long value = this.store.read(key);
+			this.history.record(HistoryEvent.Type.READ, key, lock.fencingToken(), Long.toString(value));
+			return new long[] { lock.fencingToken(), value };
+		});
+		long token = tokenAndValue[0];
+		long value = tokenAndValue[1];
+		this.history.record(HistoryEvent.Type.RELEASED, key, token, "");
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (this.store.read(key) == value && System.nanoTime() - deadline < 0) {
+			pause(Duration.ofMillis(5));
+		}
+		boolean accepted = this.store.write(key, token, value + 1);
+		this.history.record(HistoryEvent.Type.LATE_WRITE, key, token,
+				(value + 1) + (accepted ? " ACCEPTED" : " REJECTED"));
+	}
+
+	/**
+	 * Stalls for a while, or until the test says {@code proceed} or {@code stop}.
+	 */
+	private void stall(Duration duration) {
+		int proceeds = this.commands.proceeds();
+		long deadline = System.nanoTime() + duration.toNanos();
+		while (this.commands.proceeds() == proceeds && deadline - System.nanoTime() > 0) {
+			pause(Duration.ofMillis(Math.min(20, Math.max(1, (deadline - System.nanoTime()) / 1_000_000))));
+		}
+	}
+
+	private static void pause(Duration duration) {
+		long deadline = System.nanoTime() + duration.toNanos();
+		long remaining;
+		while ((remaining = deadline - System.nanoTime()) > 0) {
+			try {
+				Thread.sleep(Math.max(1, remaining / 1_000_000));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+}
