@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Storage shared by every worker process, which refuses writes carrying a fencing token
@@ -27,9 +28,13 @@ import com.sun.net.httpserver.HttpServer;
  * worker's history.
  * <p>
  * {@code GET /read?key=K} answers the key's value (0 when never written);
- * {@code POST /write?key=K&token=T&value=V} answers {@code ACCEPTED} or {@code REJECTED}.
- * The store logs every write it decides, in the order it decides them: the authoritative
- * record for the checker.
+ * {@code GET /read?key=K&token=T} answers it to a holder of the key's lock, and raises
+ * the key's fence to the holder's token first, as a database fenced by
+ * {@code dev.zklock.jdbc.JdbcLockFence} does when its transaction begins: a paused holder
+ * that writes after the next holder read is refused, and the next holder's update is not
+ * lost; {@code POST /write?key=K&token=T&value=V} answers {@code ACCEPTED} or
+ * {@code REJECTED}. The store logs every write and every read under a lock it decides, in
+ * the order it decides them: the authoritative record for the checker.
  * <p>
  * {@code GET /now} answers the store's time; {@code POST /record?worker=W&thread=T&...}
  * records a worker's event, stamped with the store's time as it receives it, and answers
@@ -55,7 +60,7 @@ final class FencedStore implements AutoCloseable {
 
 	private final Map<String, Long> values = new LinkedHashMap<>();
 
-	private final List<StoreWrite> log = new ArrayList<>();
+	private final List<StoreEntry> log = new ArrayList<>();
 
 	private final Map<String, List<HistoryEvent>> histories = new LinkedHashMap<>();
 
@@ -80,8 +85,7 @@ final class FencedStore implements AutoCloseable {
 	FencedStore(boolean acceptsStaleTokens) throws IOException {
 		this.acceptsStaleTokens = acceptsStaleTokens;
 		this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
-		this.server.createContext("/read",
-				(exchange) -> answer(exchange, Long.toString(read(parameter(exchange, "key")))));
+		this.server.createContext("/read", (exchange) -> answer(exchange, Long.toString(read(exchange))));
 		this.server.createContext("/write",
 				(exchange) -> answer(exchange,
 						write(parameter(exchange, "key"), Long.parseLong(parameter(exchange, "token")),
@@ -101,8 +105,21 @@ final class FencedStore implements AutoCloseable {
 		return URI.create("http://127.0.0.1:" + this.server.getAddress().getPort());
 	}
 
+	private long read(HttpExchange exchange) {
+		String key = parameter(exchange, "key");
+		String token = optionalParameter(exchange, "token");
+		return (token != null) ? read(key, Long.parseLong(token)) : read(key);
+	}
+
 	synchronized long read(String key) {
 		return this.values.getOrDefault(key, 0L);
+	}
+
+	synchronized long read(String key, long token) {
+		long value = read(key);
+		this.highestTokens.merge(key, token, Math::max);
+		this.log.add(StoreEntry.read(now(), key, token, value));
+		return value;
 	}
 
 	synchronized boolean write(String key, long token, long value) {
@@ -112,7 +129,7 @@ final class FencedStore implements AutoCloseable {
 			this.highestTokens.put(key, Math.max(token, highest));
 			this.values.put(key, value);
 		}
-		this.log.add(new StoreWrite(now(), key, token, value, accepted));
+		this.log.add(StoreEntry.write(now(), key, token, value, accepted));
 		return accepted;
 	}
 
@@ -151,7 +168,7 @@ final class FencedStore implements AutoCloseable {
 	 * The writes the store decided so far, in order.
 	 * @return the store's log
 	 */
-	synchronized List<StoreWrite> log() {
+	synchronized List<StoreEntry> log() {
 		return List.copyOf(this.log);
 	}
 
@@ -169,7 +186,7 @@ final class FencedStore implements AutoCloseable {
 	 */
 	void saveLog(Path file) {
 		try {
-			Files.write(file, log().stream().map(StoreWrite::format).toList(), StandardCharsets.UTF_8);
+			Files.write(file, log().stream().map(StoreEntry::format).toList(), StandardCharsets.UTF_8);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -199,13 +216,21 @@ final class FencedStore implements AutoCloseable {
 	}
 
 	private static String parameter(HttpExchange exchange, String name) {
+		String value = optionalParameter(exchange, name);
+		if (value == null) {
+			throw new IllegalArgumentException("Missing parameter '" + name + "' in " + exchange.getRequestURI());
+		}
+		return value;
+	}
+
+	private static @Nullable String optionalParameter(HttpExchange exchange, String name) {
 		for (String pair : exchange.getRequestURI().getRawQuery().split("&")) {
 			int equals = pair.indexOf('=');
 			if (pair.substring(0, equals).equals(name)) {
 				return URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
 			}
 		}
-		throw new IllegalArgumentException("Missing parameter '" + name + "' in " + exchange.getRequestURI());
+		return null;
 	}
 
 	private static void answer(HttpExchange exchange, String body) throws IOException {

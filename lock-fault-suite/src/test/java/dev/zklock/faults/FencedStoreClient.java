@@ -33,6 +33,18 @@ final class FencedStoreClient {
 	}
 
 	/**
+	 * Reads the key's value as a holder of its lock: the store first raises the key's
+	 * fence to the holder's token, so that no older holder's write is accepted after this
+	 * read.
+	 * @param key the key
+	 * @param token the holder's fencing token
+	 * @return the key's value
+	 */
+	long read(String key, long token) {
+		return Long.parseLong(send(HttpRequest.newBuilder(uri("/read?key=" + encode(key) + "&token=" + token)).GET()));
+	}
+
+	/**
 	 * Asks the store to set the key's value, carrying the writer's fencing token.
 	 * @param key the key
 	 * @param token the writer's fencing token

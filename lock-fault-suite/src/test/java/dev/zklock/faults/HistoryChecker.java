@@ -17,7 +17,7 @@ import java.util.TreeSet;
  * hold claims validity from its acquisition to its last {@code isValid() == true} sample;
  * see {@link Hold});
  * <li>the store accepted no write whose token was lower than the highest it had seen for
- * the key, and rejected only such writes;
+ * the key (in accepted writes and in reads under a lock), and rejected only such writes;
  * <li>no accepted update was lost: each key's final value is the number of increments the
  * store accepted for it;
  * <li>every thread of every surviving worker made a hold with an accepted write once the
@@ -73,9 +73,13 @@ final class HistoryChecker {
 		}
 	}
 
-	private void checkFencing(List<StoreWrite> storeLog, List<Violation> violations) {
+	private void checkFencing(List<StoreEntry> storeLog, List<Violation> violations) {
 		Map<String, Long> highestTokens = new HashMap<>();
-		for (StoreWrite write : storeLog) {
+		for (StoreEntry write : storeLog) {
+			if (write.read()) {
+				highestTokens.merge(write.key(), write.token(), Math::max);
+				continue;
+			}
 			Long highest = highestTokens.get(write.key());
 			boolean stale = highest != null && write.token() < highest;
 			if (write.accepted() && stale) {
@@ -93,11 +97,11 @@ final class HistoryChecker {
 		}
 	}
 
-	private void checkNoLostUpdate(List<StoreWrite> storeLog, Map<String, Long> finalValues,
+	private void checkNoLostUpdate(List<StoreEntry> storeLog, Map<String, Long> finalValues,
 			List<Violation> violations) {
 		Map<String, Long> acceptedIncrements = new HashMap<>();
 		storeLog.stream()
-			.filter(StoreWrite::accepted)
+			.filter(StoreEntry::acceptedWrite)
 			.forEach((write) -> acceptedIncrements.merge(write.key(), 1L, Long::sum));
 		Set<String> keys = new TreeSet<>(acceptedIncrements.keySet());
 		keys.addAll(finalValues.keySet());

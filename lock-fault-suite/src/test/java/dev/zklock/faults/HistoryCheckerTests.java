@@ -158,7 +158,7 @@ class HistoryCheckerTests {
 		});
 	}
 
-	private List<Violation> check(List<History> histories, List<StoreWrite> storeLog, Map<String, Long> values) {
+	private List<Violation> check(List<History> histories, List<StoreEntry> storeLog, Map<String, Long> values) {
 		Set<String> everyone = Set.copyOf(histories.stream().map(History::worker).toList());
 		return this.checker.check(new RunRecord(histories, storeLog, values, QUIET_FROM, END, everyone));
 	}
@@ -216,16 +216,16 @@ class HistoryCheckerTests {
 		return new HistoryEvent(time, thread, type, key, token, detail, 0);
 	}
 
-	private static StoreWrite accepted(long token, long value) {
+	private static StoreEntry accepted(long token, long value) {
 		return write("k", token, value, true);
 	}
 
-	private static StoreWrite rejected(long token, long value) {
+	private static StoreEntry rejected(long token, long value) {
 		return write("k", token, value, false);
 	}
 
-	private static StoreWrite write(String key, long token, long value, boolean accepted) {
-		return new StoreWrite(0, key, token, value, accepted);
+	private static StoreEntry write(String key, long token, long value, boolean accepted) {
+		return StoreEntry.write(0, key, token, value, accepted);
 	}
 
 }

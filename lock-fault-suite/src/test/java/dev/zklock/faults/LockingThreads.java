@@ -108,7 +108,7 @@ final class LockingThreads {
 	 */
 	private long increment(String key, long token, BooleanSupplier isValid, Duration stall) {
 		this.history.record(HistoryEvent.Type.ACQUIRED, key, token, "");
-		long value = this.store.read(key);
+		long value = this.store.read(key, token);
 		this.history.record(HistoryEvent.Type.READ, key, token, Long.toString(value));
 		if (stall != null) {
 			this.history.record(HistoryEvent.Type.STALL, key, token, Long.toString(stall.toMillis()));
@@ -146,7 +146,7 @@ final class LockingThreads {
 	private void writeLate(String key) {
 		long[] tokenAndValue = this.lockTemplate.execute(key, this.waitTime, (lock) -> {
 			this.history.record(HistoryEvent.Type.ACQUIRED, key, lock.fencingToken(), "");
-			long value = this.store.read(key);
+			long value = this.store.read(key, lock.fencingToken());
 			this.history.record(HistoryEvent.Type.READ, key, lock.fencingToken(), Long.toString(value));
 			return new long[] { lock.fencingToken(), value };
 		});

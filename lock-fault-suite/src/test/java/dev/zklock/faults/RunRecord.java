@@ -8,7 +8,8 @@ import java.util.Set;
  * Everything a fault run left behind for the {@link HistoryChecker}.
  *
  * @param histories the history of every worker, dead or alive
- * @param storeLog the fenced store's log of the writes it decided, in order
+ * @param storeLog the fenced store's log of the writes and the reads under a lock it
+ * decided, in order
  * @param finalValues the store's value of every key at the end
  * @param quietFrom when the faults had cleared, on the store's clock, in microseconds:
  * from then on every surviving thread must make progress
@@ -17,7 +18,7 @@ import java.util.Set;
  * @param survivors the names of the workers that must make progress (every worker that
  * was not killed)
  */
-record RunRecord(List<History> histories, List<StoreWrite> storeLog, Map<String, Long> finalValues, long quietFrom,
+record RunRecord(List<History> histories, List<StoreEntry> storeLog, Map<String, Long> finalValues, long quietFrom,
 		long endedAt, Set<String> survivors) {
 
 	/**
@@ -33,7 +34,7 @@ record RunRecord(List<History> histories, List<StoreWrite> storeLog, Map<String,
 	 * @return the number of accepted writes
 	 */
 	long acceptedWrites() {
-		return this.storeLog.stream().filter(StoreWrite::accepted).count();
+		return this.storeLog.stream().filter(StoreEntry::acceptedWrite).count();
 	}
 
 	/**
@@ -41,7 +42,7 @@ record RunRecord(List<History> histories, List<StoreWrite> storeLog, Map<String,
 	 * @return the number of refused writes
 	 */
 	long refusedWrites() {
-		return this.storeLog.size() - acceptedWrites();
+		return this.storeLog.stream().filter(StoreEntry::refusedWrite).count();
 	}
 
 }
