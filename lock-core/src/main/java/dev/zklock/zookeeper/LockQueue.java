@@ -179,7 +179,23 @@ final class LockQueue {
 	}
 
 	/**
-	 * Waits until the node's turn comes, or the deadline passes.
+	 * Sends a new look at the queue for a node already in it, such as after an outage
+	 * that its session outlived.
+	 * @param node the node, enqueued by this queue
+	 * @param pauses counts the pauses of this process, read before the look is sent
+	 * @return the node with its new look at the queue
+	 * @throws Exception if the read cannot be sent
+	 */
+	Arrival lookAgain(QueuedNode node, LongSupplier pauses) throws Exception {
+		long checkedAt = pauses.getAsLong();
+		return new Arrival(node, QueueRead.start(this.client, this.keyPath, node.kind().waitsForAnyDeparture()),
+				checkedAt);
+	}
+
+	/**
+	 * Waits until the node's turn comes, or the deadline passes. A watch also fires when
+	 * the connection is lost; no further request is sent then, since Curator would give
+	 * it up: the caller waits for the connection and looks at the queue again.
 	 * @param arrival the node, enqueued by this queue, with its first look at the queue
 	 * @param deadlineNanos the deadline, on the {@link System#nanoTime()} scale
 	 * @param pauses counts the pauses of this process, read before each look at the queue
@@ -190,6 +206,7 @@ final class LockQueue {
 	 * @throws KeeperException.NoNodeException if the node is gone: its session ended
 	 * @throws LockNodeKind.ConflictException if the queue holds nodes of kinds that
 	 * cannot be combined with the node's
+	 * @throws KeeperException.ConnectionLossException if the client lost its connection
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
 	OptionalLong awaitTurn(Arrival arrival, long deadlineNanos, LongSupplier pauses, ReplyWait replies)
@@ -205,6 +222,7 @@ final class LockQueue {
 			}
 			int position = (queue != null) ? queue.indexOf(node.name()) : -1;
 			if (position < 0 && read == arrival.firstLook()) {
+				requireConnection();
 				checkedAt = pauses.getAsLong();
 				read = QueueRead.start(this.client, this.keyPath, watchQueue);
 				continue;
@@ -220,13 +238,23 @@ final class LockQueue {
 			if (remaining <= 0) {
 				return OptionalLong.empty();
 			}
+			if (!watchQueue) {
+				requireConnection();
+			}
 			boolean changed = watchQueue ? read.awaitChange(remaining)
 					: BlockerWatch.awaitChange(this.client, ZKPaths.makePath(this.keyPath, blocker), remaining);
 			if (!changed) {
 				return OptionalLong.empty();
 			}
+			requireConnection();
 			checkedAt = pauses.getAsLong();
 			read = QueueRead.start(this.client, this.keyPath, watchQueue);
+		}
+	}
+
+	private void requireConnection() throws KeeperException.ConnectionLossException {
+		if (!this.client.getZookeeperClient().isConnected()) {
+			throw new KeeperException.ConnectionLossException();
 		}
 	}
 
