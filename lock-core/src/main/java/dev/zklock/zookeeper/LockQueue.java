@@ -3,6 +3,7 @@ package dev.zklock.zookeeper;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
@@ -10,6 +11,8 @@ import org.slf4j.LoggerFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorClosedException;
 import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -168,8 +171,7 @@ final class LockQueue {
 	private void abandonCreated(CuratorEvent event) {
 		if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
 			try {
-				deleteInBackground(event.getName());
-				this.copies.deleteCopiesOf(event.getName());
+				deleteWithCopies(event.getName());
 			}
 			catch (Exception ex) {
 				logger.warn("Could not start deleting the lock node " + event.getName()
@@ -266,8 +268,42 @@ final class LockQueue {
 	 * @throws Exception if the deletion could not even be started
 	 */
 	void abandon(QueuedNode node) throws Exception {
-		deleteInBackground(node.path());
-		this.copies.deleteCopiesOf(node.path());
+		deleteWithCopies(node.path());
+	}
+
+	/**
+	 * Deletes a node and its copies in the background; while the client is disconnected,
+	 * once it is connected again, since Curator would give up the look for copies with an
+	 * error in the log. If the session ended meanwhile, the node is gone already.
+	 */
+	private void deleteWithCopies(String path) throws Exception {
+		if (this.client.getZookeeperClient().isConnected()) {
+			deleteInBackground(path);
+			this.copies.deleteCopiesOf(path);
+			return;
+		}
+		AtomicBoolean done = new AtomicBoolean();
+		ConnectionStateListener onReconnection = new ConnectionStateListener() {
+
+			@Override
+			public void stateChanged(CuratorFramework client, ConnectionState newState) {
+				if (newState.isConnected() && done.compareAndSet(false, true)) {
+					client.getConnectionStateListenable().removeListener(this);
+					try {
+						deleteWithCopies(path);
+					}
+					catch (Exception ex) {
+						logger.warn("Could not start deleting the lock node {}; ZooKeeper deletes it when the "
+								+ "session ends: {}", path, ex.toString());
+					}
+				}
+			}
+
+		};
+		this.client.getConnectionStateListenable().addListener(onReconnection);
+		if (this.client.getZookeeperClient().isConnected()) {
+			onReconnection.stateChanged(this.client, ConnectionState.RECONNECTED);
+		}
 	}
 
 	private void deleteInBackground(String path) throws Exception {

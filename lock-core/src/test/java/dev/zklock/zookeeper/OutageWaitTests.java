@@ -17,6 +17,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockType;
+import dev.zklock.testsupport.ReplyHoldingProxy;
 import dev.zklock.testsupport.process.ServerSettings;
 import dev.zklock.testsupport.process.ZooKeeperEnsemble;
 import org.apache.curator.framework.CuratorFramework;
@@ -220,6 +221,26 @@ class OutageWaitTests {
 					+ ") within " + CONNECTION_TIMEOUT_MILLIS + "ms");
 		assertThat(Duration.ofNanos(System.nanoTime() - start))
 			.isGreaterThanOrEqualTo(Duration.ofMillis(CONNECTION_TIMEOUT_MILLIS));
+	}
+
+	@Test
+	void guardedRootWhoseCheckIsNotAnsweredFailsTheAcquisitionAfterItsDeadline() throws Exception {
+		try (ReplyHoldingProxy proxy = ReplyHoldingProxy.start(zookeeper.connectString())) {
+			ZooKeeperLockRegistry registry = registry(proxy.newClient());
+			registry.guardRoot();
+			proxy.holdReplies();
+			Duration waitTime = Duration.ofSeconds(2);
+			long start = System.nanoTime();
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> registry.acquire("guarded", waitTime))
+				.withMessageStartingWith("Could not acquire lock 'guarded' within 2000ms: ZooKeeper (")
+				.withMessageContaining("did not answer in time");
+			// a reply is awaited past the grace while the client stays connected, up to
+			// one session timeout (see ReplyWait)
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(waitTime)
+				.isLessThanOrEqualTo(waitTime.plus(ReplyWait.GRACE).plusSeconds(10));
+			proxy.releaseReplies();
+		}
 	}
 
 	/**
