@@ -28,8 +28,10 @@ public interface LockManager {
 	 * @param type what the lock lets other holders do meanwhile
 	 * @param permits the number of permits of a {@link LockType#SEMAPHORE}; {@code 1} for
 	 * the other types
-	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once, and a wait time
-	 * beyond {@link #LONGEST_WAIT} waits without bound
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once (a client
+	 * without a connection is waited for up to its connection timeout, even past a
+	 * shorter wait time), and a wait time beyond {@link #LONGEST_WAIT} waits without
+	 * bound
 	 * @return the acquisition, to be released by the calling thread
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws LockAcquisitionException if the lock could not be acquired for another
@@ -46,8 +48,10 @@ public interface LockManager {
 	 * @param type what the lock lets other holders do meanwhile
 	 * @param permits the number of permits of a {@link LockType#SEMAPHORE}; {@code 1} for
 	 * the other types
-	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once, and a wait time
-	 * beyond {@link #LONGEST_WAIT} waits without bound
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once (a client
+	 * without a connection is waited for up to its connection timeout, even past a
+	 * shorter wait time), and a wait time beyond {@link #LONGEST_WAIT} waits without
+	 * bound
 	 * @return the acquisition, to be released once, by any thread
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws LockAcquisitionException if the lock could not be acquired for another

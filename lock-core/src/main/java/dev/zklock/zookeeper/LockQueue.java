@@ -3,6 +3,7 @@ package dev.zklock.zookeeper;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
@@ -10,6 +11,8 @@ import org.slf4j.LoggerFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorClosedException;
 import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -168,8 +171,7 @@ final class LockQueue {
 	private void abandonCreated(CuratorEvent event) {
 		if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
 			try {
-				deleteInBackground(event.getName());
-				this.copies.deleteCopiesOf(event.getName());
+				deleteWithCopies(event.getName());
 			}
 			catch (Exception ex) {
 				logger.warn("Could not start deleting the lock node " + event.getName()
@@ -179,7 +181,23 @@ final class LockQueue {
 	}
 
 	/**
-	 * Waits until the node's turn comes, or the deadline passes.
+	 * Sends a new look at the queue for a node already in it, such as after an outage
+	 * that its session outlived.
+	 * @param node the node, enqueued by this queue
+	 * @param pauses counts the pauses of this process, read before the look is sent
+	 * @return the node with its new look at the queue
+	 * @throws Exception if the read cannot be sent
+	 */
+	Arrival lookAgain(QueuedNode node, LongSupplier pauses) throws Exception {
+		long checkedAt = pauses.getAsLong();
+		return new Arrival(node, QueueRead.start(this.client, this.keyPath, node.kind().waitsForAnyDeparture()),
+				checkedAt);
+	}
+
+	/**
+	 * Waits until the node's turn comes, or the deadline passes. A watch also fires when
+	 * the connection is lost; no further request is sent then, since Curator would give
+	 * it up: the caller waits for the connection and looks at the queue again.
 	 * @param arrival the node, enqueued by this queue, with its first look at the queue
 	 * @param deadlineNanos the deadline, on the {@link System#nanoTime()} scale
 	 * @param pauses counts the pauses of this process, read before each look at the queue
@@ -190,6 +208,7 @@ final class LockQueue {
 	 * @throws KeeperException.NoNodeException if the node is gone: its session ended
 	 * @throws LockNodeKind.ConflictException if the queue holds nodes of kinds that
 	 * cannot be combined with the node's
+	 * @throws KeeperException.ConnectionLossException if the client lost its connection
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
 	OptionalLong awaitTurn(Arrival arrival, long deadlineNanos, LongSupplier pauses, ReplyWait replies)
@@ -205,6 +224,7 @@ final class LockQueue {
 			}
 			int position = (queue != null) ? queue.indexOf(node.name()) : -1;
 			if (position < 0 && read == arrival.firstLook()) {
+				requireConnection();
 				checkedAt = pauses.getAsLong();
 				read = QueueRead.start(this.client, this.keyPath, watchQueue);
 				continue;
@@ -220,13 +240,23 @@ final class LockQueue {
 			if (remaining <= 0) {
 				return OptionalLong.empty();
 			}
+			if (!watchQueue) {
+				requireConnection();
+			}
 			boolean changed = watchQueue ? read.awaitChange(remaining)
 					: BlockerWatch.awaitChange(this.client, ZKPaths.makePath(this.keyPath, blocker), remaining);
 			if (!changed) {
 				return OptionalLong.empty();
 			}
+			requireConnection();
 			checkedAt = pauses.getAsLong();
 			read = QueueRead.start(this.client, this.keyPath, watchQueue);
+		}
+	}
+
+	private void requireConnection() throws KeeperException.ConnectionLossException {
+		if (!this.client.getZookeeperClient().isConnected()) {
+			throw new KeeperException.ConnectionLossException();
 		}
 	}
 
@@ -238,8 +268,42 @@ final class LockQueue {
 	 * @throws Exception if the deletion could not even be started
 	 */
 	void abandon(QueuedNode node) throws Exception {
-		deleteInBackground(node.path());
-		this.copies.deleteCopiesOf(node.path());
+		deleteWithCopies(node.path());
+	}
+
+	/**
+	 * Deletes a node and its copies in the background; while the client is disconnected,
+	 * once it is connected again, since Curator would give up the look for copies with an
+	 * error in the log. If the session ended meanwhile, the node is gone already.
+	 */
+	private void deleteWithCopies(String path) throws Exception {
+		if (this.client.getZookeeperClient().isConnected()) {
+			deleteInBackground(path);
+			this.copies.deleteCopiesOf(path);
+			return;
+		}
+		AtomicBoolean done = new AtomicBoolean();
+		ConnectionStateListener onReconnection = new ConnectionStateListener() {
+
+			@Override
+			public void stateChanged(CuratorFramework client, ConnectionState newState) {
+				if (newState.isConnected() && done.compareAndSet(false, true)) {
+					client.getConnectionStateListenable().removeListener(this);
+					try {
+						deleteWithCopies(path);
+					}
+					catch (Exception ex) {
+						logger.warn("Could not start deleting the lock node {}; ZooKeeper deletes it when the "
+								+ "session ends: {}", path, ex.toString());
+					}
+				}
+			}
+
+		};
+		this.client.getConnectionStateListenable().addListener(onReconnection);
+		if (this.client.getZookeeperClient().isConnected()) {
+			onReconnection.stateChanged(this.client, ConnectionState.RECONNECTED);
+		}
 	}
 
 	private void deleteInBackground(String path) throws Exception {

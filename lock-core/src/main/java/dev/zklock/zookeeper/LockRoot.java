@@ -1,5 +1,8 @@
 package dev.zklock.zookeeper;
 
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -53,24 +56,44 @@ final class LockRoot {
 	}
 
 	/**
-	 * Creates the guarded root if need be and checks its ACL now, if the root is guarded.
+	 * Creates the guarded root if need be and checks its ACL now, if the root is guarded,
+	 * within the client's connection timeout (and the {@link ReplyWait#GRACE grace} of a
+	 * reply).
 	 * @throws IllegalStateException if the root's ACL is not the expected one, or
-	 * ZooKeeper fails
+	 * ZooKeeper fails or cannot be reached in time
 	 */
 	void check() {
 		RootGuard guard = this.queueTurns.rootGuard();
 		if (guard == null) {
 			return;
 		}
+		int connectionTimeout = this.client.getZookeeperClient().getConnectionTimeoutMs();
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(connectionTimeout);
 		try {
-			guard.verify();
+			if (!this.client.blockUntilConnected(connectionTimeout, TimeUnit.MILLISECONDS)) {
+				throw new IllegalStateException("Could not check the lock root " + this.path
+						+ ": no connection to ZooKeeper (" + connectString() + ") within " + connectionTimeout + "ms");
+			}
+			guard.verify(new ReplyWait(this.client, deadline));
 		}
 		catch (IllegalStateException ex) {
 			throw ex;
 		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while checking the lock root " + this.path, ex);
+		}
+		catch (TimeoutException ex) {
+			throw new IllegalStateException("Could not check the lock root " + this.path + ": ZooKeeper ("
+					+ connectString() + ") did not answer within " + connectionTimeout + "ms", ex);
+		}
 		catch (Exception ex) {
 			throw new IllegalStateException("Could not check the lock root " + this.path + ": " + ex, ex);
 		}
+	}
+
+	private String connectString() {
+		return this.client.getZookeeperClient().getCurrentConnectionString();
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -48,7 +49,16 @@ final class QueueTurns {
 
 	/**
 	 * Waits for a ZooKeeper connection, enqueues a node and waits for its turn, all by
-	 * the deadline. A node whose session ends while it waits is enqueued again.
+	 * the deadline.
+	 * <p>
+	 * An acquisition that finds the client without a connection waits for it up to the
+	 * longer of its wait time and the client's connection timeout: a short wait time
+	 * means "do not wait for other holders", not "fail while a connection is being made".
+	 * Once it waits in the queue, it rides out an outage until its deadline: while the
+	 * client is disconnected it sends nothing (Curator would give such requests up, with
+	 * an error in the log), and once the connection is back it looks at the queue again.
+	 * If the session lasted, its node is still queued; if the session ended, the node is
+	 * deleted and a new one queued in the new session.
 	 * @param queue the key's queue
 	 * @param key the lock key, for messages
 	 * @param kind what the node asks for
@@ -65,56 +75,129 @@ final class QueueTurns {
 	 */
 	@Nullable CohortTurn take(LockQueue queue, String key, LockNodeKind kind, HolderIdentity holder, Duration waitTime,
 			long deadline, LongSupplier pauses) throws Exception {
-		awaitConnection(key, waitTime, deadline);
-		verifyRoot(key);
-		ReplyWait replies = new ReplyWait(this.client, deadline);
+		Outage outage = new Outage();
+		long turnDeadline = awaitConnection(key, deadline, outage);
 		QueuedNode node = null;
-		OptionalLong turnCheckedAt = OptionalLong.empty();
-		Exception failure = null;
 		try {
-			LockQueue.Arrival arrival = queue.enqueue(kind, holder, pauses, replies);
-			node = arrival.node();
-			turnCheckedAt = queue.awaitTurn(arrival, deadline, pauses, replies);
+			while (true) {
+				try {
+					if (!isConnected()) {
+						throw new KeeperException.ConnectionLossException();
+					}
+					ReplyWait replies = new ReplyWait(this.client, turnDeadline);
+					LockQueue.Arrival arrival;
+					if (node == null) {
+						verifyRoot(key, replies);
+						arrival = queue.enqueue(kind, holder, pauses, replies);
+						node = arrival.node();
+					}
+					else {
+						arrival = queue.lookAgain(node, pauses);
+					}
+					OptionalLong turnCheckedAt = queue.awaitTurn(arrival, turnDeadline, pauses, replies);
+					if (turnCheckedAt.isEmpty()) {
+						return null;
+					}
+					CohortTurn turn = new CohortTurn(node, 0, turnCheckedAt.getAsLong());
+					node = null;
+					return turn;
+				}
+				catch (KeeperException.NoNodeException ex) {
+					node = sessionEnded(queue, node, key, waitTime, turnDeadline, ex);
+				}
+				catch (KeeperException ex) {
+					if (!isConnectionFault(ex)) {
+						throw ex;
+					}
+					awaitReconnection(key, waitTime, turnDeadline, outage, ex);
+					if (node != null && node.sessionId() != currentSessionId()) {
+						logger.debug(
+								"The ZooKeeper session that queued for '{}' ended during an outage; queueing again",
+								AbbreviatedKey.of(key));
+						abandon(queue, node, key);
+						node = null;
+					}
+				}
+				catch (TimeoutException ex) {
+					throw new LockAcquisitionException(key,
+							"Could not acquire lock '" + AbbreviatedKey.of(key) + "' within " + waitTime.toMillis()
+									+ "ms: ZooKeeper (" + connectString() + ") did not answer in time"
+									+ outage.describe(),
+							ex);
+				}
+			}
 		}
-		catch (Exception ex) {
-			failure = ex;
+		finally {
+			if (node != null) {
+				abandon(queue, node, key);
+			}
 		}
-		if (node != null && turnCheckedAt.isEmpty()) {
-			abandon(queue, node, key);
-		}
-		if (failure == null) {
-			return turnCheckedAt.isPresent() ? new CohortTurn(node, 0, turnCheckedAt.getAsLong()) : null;
-		}
-		if (failure instanceof KeeperException.NoNodeException vanished) {
-			return retryAfterSessionEnded(queue, key, kind, holder, waitTime, deadline, pauses, vanished);
-		}
-		if (failure instanceof TimeoutException) {
-			throw new LockAcquisitionException(key, "Could not acquire lock '" + AbbreviatedKey.of(key) + "' within "
-					+ waitTime.toMillis() + "ms: ZooKeeper (" + connectString() + ") did not answer in time", failure);
-		}
-		throw failure;
 	}
 
 	/**
 	 * A lock node vanished while it waited: ZooKeeper ended the session that created it.
-	 * Queue again in the new session, within the same deadline.
+	 * The node is deleted in case it is there after all, and the caller queues again in
+	 * the new session, within the same deadline.
+	 * @return no node
 	 */
-	private @Nullable CohortTurn retryAfterSessionEnded(LockQueue queue, String key, LockNodeKind kind,
-			HolderIdentity holder, Duration waitTime, long deadline, LongSupplier pauses,
-			KeeperException.NoNodeException ex) throws Exception {
+	private @Nullable QueuedNode sessionEnded(LockQueue queue, @Nullable QueuedNode node, String key, Duration waitTime,
+			long deadline, KeeperException.NoNodeException ex) {
+		if (node != null) {
+			abandon(queue, node, key);
+		}
 		if (System.nanoTime() - deadline >= 0) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + AbbreviatedKey.of(key) + "' within "
 					+ waitTime.toMillis() + "ms: the ZooKeeper session that queued for it ended", ex);
 		}
-		logger.debug("The lock node of '" + AbbreviatedKey.of(key) + "' vanished while it waited; queueing again", ex);
-		return take(queue, key, kind, holder, waitTime, deadline, pauses);
+		logger.debug("The lock node of '{}' vanished while it waited; queueing again", AbbreviatedKey.of(key));
+		return null;
 	}
 
-	private void verifyRoot(String key) throws Exception {
+	/**
+	 * Whether a reply tells that the request may not have reached ZooKeeper, or the
+	 * session ended: the acquisition waits for the connection and goes on.
+	 */
+	private static boolean isConnectionFault(KeeperException ex) {
+		return ex.code() == KeeperException.Code.CONNECTIONLOSS || ex.code() == KeeperException.Code.OPERATIONTIMEOUT
+				|| ex.code() == KeeperException.Code.SESSIONEXPIRED;
+	}
+
+	/**
+	 * Waits, sending nothing, until the client is connected again, or the deadline
+	 * passes.
+	 * @throws LockAcquisitionException if the deadline passed first, naming how long of
+	 * the wait time ZooKeeper could not be reached
+	 */
+	private void awaitReconnection(String key, Duration waitTime, long deadline, Outage outage, KeeperException fault)
+			throws InterruptedException {
+		long noticed = System.nanoTime();
+		try {
+			while (!isConnected()) {
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					break;
+				}
+				this.client.blockUntilConnected((int) Math.min(Integer.MAX_VALUE, Math.max(1, toMillis(remaining))),
+						TimeUnit.MILLISECONDS);
+			}
+		}
+		finally {
+			outage.add(System.nanoTime() - noticed);
+		}
+		if (System.nanoTime() - deadline >= 0) {
+			String reason = isConnected()
+					? "ZooKeeper (" + connectString() + ") failed: " + fault.code() + outage.describe()
+					: "ZooKeeper (" + connectString() + ") could not be reached for " + outage.total() + " of it";
+			throw new LockAcquisitionException(key, "Could not acquire lock '" + AbbreviatedKey.of(key) + "' within "
+					+ waitTime.toMillis() + "ms: " + reason, null);
+		}
+	}
+
+	private void verifyRoot(String key, ReplyWait replies) throws Exception {
 		RootGuard guard = this.rootGuard;
 		if (guard != null) {
 			try {
-				guard.verify();
+				guard.verify(replies);
 			}
 			catch (IllegalStateException ex) {
 				throw new LockAcquisitionException(key,
@@ -123,18 +206,44 @@ final class QueueTurns {
 		}
 	}
 
-	private void awaitConnection(String key, Duration waitTime, long deadline) throws InterruptedException {
-		if (this.client.getZookeeperClient().isConnected()) {
-			return;
+	/**
+	 * Waits for a connection, up to the longer of the time to the deadline and the
+	 * client's connection timeout.
+	 * @return the deadline of the wait for a turn: the given one, or now if the
+	 * connection came after it, so that a short wait still gets its one look at the queue
+	 */
+	private long awaitConnection(String key, long deadline, Outage outage) throws InterruptedException {
+		if (isConnected()) {
+			return deadline;
 		}
-		long remaining = deadline - System.nanoTime();
-		if (remaining <= 0 || !this.client.blockUntilConnected(
-				(int) Math.min(Integer.MAX_VALUE, Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining))),
-				TimeUnit.MILLISECONDS)) {
+		long start = System.nanoTime();
+		long bound = Math.max(toMillis(deadline - start), this.client.getZookeeperClient().getConnectionTimeoutMs());
+		boolean connected = this.client.blockUntilConnected((int) Math.min(Integer.MAX_VALUE, Math.max(1, bound)),
+				TimeUnit.MILLISECONDS);
+		long now = System.nanoTime();
+		outage.add(now - start);
+		if (!connected) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + AbbreviatedKey.of(key)
-					+ "': no connection to ZooKeeper (" + connectString() + ") within " + waitTime.toMillis() + "ms",
-					null);
+					+ "': no connection to ZooKeeper (" + connectString() + ") within " + bound + "ms", null);
 		}
+		return (now - deadline > 0) ? now : deadline;
+	}
+
+	private boolean isConnected() {
+		return this.client.getZookeeperClient().isConnected();
+	}
+
+	private long currentSessionId() {
+		try {
+			return this.client.getZookeeperClient().getZooKeeper().getSessionId();
+		}
+		catch (Exception ex) {
+			return 0;
+		}
+	}
+
+	private static long toMillis(long nanos) {
+		return TimeUnit.NANOSECONDS.toMillis(nanos);
 	}
 
 	/**
@@ -213,6 +322,31 @@ final class QueueTurns {
 
 	private String connectString() {
 		return this.client.getZookeeperClient().getCurrentConnectionString();
+	}
+
+	/**
+	 * How long one acquisition went without a connection to ZooKeeper, for its messages;
+	 * used by the acquiring thread only.
+	 */
+	private static final class Outage {
+
+		private long nanos;
+
+		void add(long elapsedNanos) {
+			this.nanos += Math.max(0, elapsedNanos);
+		}
+
+		String total() {
+			return String.format(Locale.ROOT, "%.1f s", this.nanos / 1e9);
+		}
+
+		/**
+		 * The outage as the end of a message, or nothing if there was none.
+		 */
+		String describe() {
+			return (this.nanos > 0) ? "; it could not be reached for " + total() + " of it" : "";
+		}
+
 	}
 
 }

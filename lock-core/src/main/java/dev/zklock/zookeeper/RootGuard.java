@@ -2,8 +2,14 @@ package dev.zklock.zookeeper;
 
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -37,6 +43,8 @@ final class RootGuard {
 
 	private static final String PERMISSION_LETTERS = "cdrwa";
 
+	private static final Logger logger = LoggerFactory.getLogger(RootGuard.class);
+
 	private final CuratorFramework client;
 
 	private final String rootPath;
@@ -50,30 +58,23 @@ final class RootGuard {
 
 	/**
 	 * Creates the root and its guard node if need be, and checks the root's ACL, unless
-	 * that was done already.
+	 * that was done already. The requests go in the background, and their replies are
+	 * waited for within the acquisition's {@link ReplyWait}.
+	 * @param replies how long to wait for ZooKeeper's replies
 	 * @throws IllegalStateException if the root's ACL is not the one this client gives
 	 * the nodes it creates
-	 * @throws Exception if ZooKeeper fails
+	 * @throws TimeoutException if ZooKeeper did not reply in time
+	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
-	void verify() throws Exception {
+	void verify(ReplyWait replies) throws Exception {
 		if (this.verified) {
 			return;
 		}
-		String probe;
+		createGuard(replies);
+		String probe = createProbe(replies);
 		try {
-			createGuard();
-			probe = this.client.create()
-				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-				.forPath(ZKPaths.makePath(this.rootPath, PROBE_PREFIX));
-		}
-		catch (KeeperException.NoAuthException ex) {
-			throw new IllegalStateException("The lock root " + this.rootPath + " has the ACL "
-					+ describe(this.client.getACL().forPath(this.rootPath))
-					+ ", which does not let this client create nodes in it: somebody else created or changed it");
-		}
-		try {
-			List<ACL> ours = this.client.getACL().forPath(probe);
-			List<ACL> found = this.client.getACL().forPath(this.rootPath);
+			List<ACL> ours = aclOf(probe, replies);
+			List<ACL> found = aclOf(this.rootPath, replies);
 			if (!Set.copyOf(found).equals(Set.copyOf(ours))) {
 				throw new IllegalStateException("The lock root " + this.rootPath + " has the ACL " + describe(found)
 						+ ", not the ACL " + describe(ours) + " that this client gives the nodes it creates: a "
@@ -83,21 +84,89 @@ final class RootGuard {
 			}
 		}
 		finally {
-			this.client.delete().quietly().guaranteed().inBackground().forPath(probe);
+			deleteProbe(probe);
 		}
 		this.verified = true;
 	}
 
-	private void createGuard() throws Exception {
+	private void createGuard(ReplyWait replies) throws Exception {
+		String guardPath = ZKPaths.makePath(this.rootPath, GUARD_NODE);
+		CuratorEvent created = replies.await(send((callback) -> this.client.create()
+			.creatingParentsIfNeeded()
+			.withMode(CreateMode.PERSISTENT)
+			.inBackground(callback)
+			.forPath(guardPath)));
+		KeeperException.Code result = KeeperException.Code.get(created.getResultCode());
+		// NODEEXISTS: guarded already
+		if (result == KeeperException.Code.NOAUTH) {
+			throw noCreateRight(replies);
+		}
+		if (result != KeeperException.Code.OK && result != KeeperException.Code.NODEEXISTS) {
+			throw KeeperException.create(result, guardPath);
+		}
+	}
+
+	/**
+	 * Creates the probe node; one whose reply comes too late is deleted in the
+	 * background.
+	 */
+	private String createProbe(ReplyWait replies) throws Exception {
+		CompletableFuture<CuratorEvent> reply = send((callback) -> this.client.create()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.inBackground(callback)
+			.forPath(ZKPaths.makePath(this.rootPath, PROBE_PREFIX)));
+		CuratorEvent created;
 		try {
-			this.client.create()
-				.creatingParentsIfNeeded()
-				.withMode(CreateMode.PERSISTENT)
-				.forPath(ZKPaths.makePath(this.rootPath, GUARD_NODE));
+			created = replies.await(reply);
 		}
-		catch (KeeperException.NodeExistsException ex) {
-			// guarded already
+		catch (Exception ex) {
+			reply.thenAccept((late) -> {
+				if (late.getResultCode() == KeeperException.Code.OK.intValue()) {
+					deleteProbe(late.getName());
+				}
+			});
+			throw ex;
 		}
+		KeeperException.Code result = KeeperException.Code.get(created.getResultCode());
+		if (result == KeeperException.Code.NOAUTH) {
+			throw noCreateRight(replies);
+		}
+		if (result != KeeperException.Code.OK) {
+			throw KeeperException.create(result, this.rootPath);
+		}
+		return created.getName();
+	}
+
+	private IllegalStateException noCreateRight(ReplyWait replies) throws Exception {
+		return new IllegalStateException(
+				"The lock root " + this.rootPath + " has the ACL " + describe(aclOf(this.rootPath, replies))
+						+ ", which does not let this client create nodes in it: somebody else created or changed it");
+	}
+
+	private List<ACL> aclOf(String path, ReplyWait replies) throws Exception {
+		CuratorEvent read = replies
+			.await(send((callback) -> this.client.getACL().inBackground(callback).forPath(path)));
+		KeeperException.Code result = KeeperException.Code.get(read.getResultCode());
+		if (result != KeeperException.Code.OK) {
+			throw KeeperException.create(result, path);
+		}
+		return read.getACLList();
+	}
+
+	private void deleteProbe(String probe) {
+		try {
+			this.client.delete().quietly().guaranteed().inBackground().forPath(probe);
+		}
+		catch (Exception ex) {
+			logger.warn("Could not start deleting the probe node {}; ZooKeeper deletes it when the session ends: {}",
+					probe, ex.toString());
+		}
+	}
+
+	private static CompletableFuture<CuratorEvent> send(Request request) throws Exception {
+		CompletableFuture<CuratorEvent> reply = new CompletableFuture<>();
+		request.send((client, event) -> reply.complete(event));
+		return reply;
 	}
 
 	private static String describe(Iterable<ACL> acl) {
@@ -123,6 +192,16 @@ final class RootGuard {
 			}
 		}
 		return letters.toString();
+	}
+
+	/**
+	 * Sends one request in the background, with the callback that takes its reply.
+	 */
+	@FunctionalInterface
+	private interface Request {
+
+		void send(BackgroundCallback callback) throws Exception;
+
 	}
 
 }

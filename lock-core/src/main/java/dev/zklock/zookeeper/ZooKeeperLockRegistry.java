@@ -159,8 +159,10 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * Acquires the exclusive lock for the key, waiting at most the wait time, all
 	 * included: waiting for a ZooKeeper connection and for other holders.
 	 * @param key the lock key
-	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once, and a wait time
-	 * beyond {@link #LONGEST_WAIT} waits without bound
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once (a client
+	 * without a connection is waited for up to its connection timeout, even past a
+	 * shorter wait time), and a wait time beyond {@link #LONGEST_WAIT} waits without
+	 * bound
 	 * @return the acquisition, to be released by the calling thread
 	 * @throws LockTimeoutException if another holder kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
@@ -181,8 +183,10 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @param type what the lock lets other holders do meanwhile
 	 * @param permits the number of permits of a {@link LockType#SEMAPHORE}; {@code 1} for
 	 * the other types
-	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once, and a wait time
-	 * beyond {@link #LONGEST_WAIT} waits without bound
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once (a client
+	 * without a connection is waited for up to its connection timeout, even past a
+	 * shorter wait time), and a wait time beyond {@link #LONGEST_WAIT} waits without
+	 * bound
 	 * @return the acquisition, to be released by the calling thread
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
@@ -209,8 +213,10 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @param type what the lock lets other holders do meanwhile
 	 * @param permits the number of permits of a {@link LockType#SEMAPHORE}; {@code 1} for
 	 * the other types
-	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once, and a wait time
-	 * beyond {@link #LONGEST_WAIT} waits without bound
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once (a client
+	 * without a connection is waited for up to its connection timeout, even past a
+	 * shorter wait time), and a wait time beyond {@link #LONGEST_WAIT} waits without
+	 * bound
 	 * @return the acquisition, to be released once, by any thread
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
