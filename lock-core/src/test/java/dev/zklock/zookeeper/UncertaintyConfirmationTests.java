@@ -6,11 +6,16 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -21,7 +26,8 @@ import static org.awaitility.Awaitility.await;
  * reconnection. A doubt raised while that answer is on its way, between the answer and
  * the marking, belongs to a later generation: the answer must not erase it. The tests
  * raise that doubt exactly there, through the detector's seam, and look at the lock
- * before the confirmation of the later doubt can make it certain.
+ * before the confirmation of the later doubt can make it certain. During an outage the
+ * detector asks nothing, and the reconnection confirms.
  */
 class UncertaintyConfirmationTests {
 
@@ -62,6 +68,29 @@ class UncertaintyConfirmationTests {
 			await().atMost(AWAIT).until(() -> detector.isHeld(hold));
 			assertThat(hold.lossReason()).isNull();
 		}
+	}
+
+	@Test
+	void pauseDetectedDuringAnOutageWaitsForTheReconnectionAndMakesCuratorLogNoError() throws Exception {
+		CuratorFramework client = this.zookeeper.newClient(10_000);
+		Logger curator = (Logger) LoggerFactory.getLogger("org.apache.curator");
+		ListAppender<ILoggingEvent> curatorLines = new ListAppender<>();
+		curatorLines.start();
+		curator.addAppender(curatorLines);
+		try (LockLossDetector detector = lostTriggerDetector(client)) {
+			LockHold hold = heldBy(detector, client);
+			this.zookeeper.stop();
+			await().atMost(AWAIT).until(() -> hold.isUncertain() && !client.getZookeeperClient().isConnected());
+			detector.pauseDetected(pauseMillis(), ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS);
+			assertThat(hold.isUncertain()).isTrue();
+			this.zookeeper.restart();
+			await().atMost(AWAIT).until(() -> detector.isHeld(hold));
+			assertThat(hold.lossReason()).isNull();
+		}
+		finally {
+			curator.detachAppender(curatorLines);
+		}
+		assertThat(curatorLines.list).noneMatch((line) -> line.getLevel().isGreaterOrEqual(Level.ERROR));
 	}
 
 	private LockLossDetector lostTriggerDetector(CuratorFramework client) {
