@@ -229,8 +229,9 @@ final class LockLossDetector implements AutoCloseable {
 
 	/**
 	 * The pause watcher: sleeps a {@link #TICK} at a time and measures how long it was
-	 * away. It does nothing else, so nothing but a pause of the whole process keeps it
-	 * from running for long.
+	 * away. Besides that it only handles the pauses it finds (marks, a log line, a
+	 * request sent without waiting for its answer), so nothing but a pause of the whole
+	 * process keeps it from running for long.
 	 */
 	private void watchForPauses() {
 		while (!this.closed) {
