@@ -2,6 +2,7 @@ package dev.zklock.zookeeper;
 
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 
@@ -37,7 +38,13 @@ final class LockHold {
 
 	private volatile @Nullable String lossReason;
 
-	private volatile boolean uncertain;
+	/**
+	 * The doubt about the lock in one word: the doubt generation, which each
+	 * {@link #markUncertain()} advances, shifted left by one, and in the lowest bit
+	 * whether the lock is uncertain. A confirmation makes certain only the generation it
+	 * confirmed, by compare-and-set, so a doubt raised after it asked is never erased.
+	 */
+	private final AtomicLong doubt = new AtomicLong();
 
 	// begun, ended and holderInterrupted are guarded by the monitor of this hold
 
@@ -161,16 +168,34 @@ final class LockHold {
 	}
 
 	boolean isUncertain() {
-		return this.uncertain;
+		return (this.doubt.get() & 1) != 0;
 	}
 
+	/**
+	 * How many doubts were raised about the lock: read it before asking ZooKeeper whether
+	 * the lock is still held, and pass it to {@link #markCertain(long)} with the answer.
+	 * @return the doubt generation
+	 */
+	long doubtGeneration() {
+		return this.doubt.get() >>> 1;
+	}
+
+	/**
+	 * Raises a doubt: the lock is uncertain, in a new doubt generation.
+	 */
 	void markUncertain() {
-		this.uncertain = true;
+		this.doubt.updateAndGet((doubt) -> (((doubt >>> 1) + 1) << 1) | 1);
 		retireNode();
 	}
 
-	void markCertain() {
-		this.uncertain = false;
+	/**
+	 * Makes the lock certain again, unless a doubt was raised after the given generation.
+	 * @param generation the {@link #doubtGeneration() doubt generation} read before the
+	 * confirmation was asked for
+	 * @return whether the lock became certain
+	 */
+	boolean markCertain(long generation) {
+		return this.doubt.compareAndSet((generation << 1) | 1, generation << 1);
 	}
 
 	/**

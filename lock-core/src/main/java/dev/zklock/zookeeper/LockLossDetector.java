@@ -3,28 +3,33 @@ package dev.zklock.zookeeper;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.zklock.AbbreviatedKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
  * Tells the holds of a registry when their locks are lost or uncertain, and applies the
  * {@link LostLockPolicy}. It watches the Curator connection state, and it watches the
  * process itself: a pause (a long garbage collection, a stopped or frozen process) of
  * half the session timeout counts like a suspended connection, because ZooKeeper may have
- * ended the session meanwhile and the client has not noticed yet.
+ * ended the session meanwhile and the client has not noticed yet. A daemon thread of its
+ * own, the pause watcher, measures the pauses: it only sleeps and measures, so that a
+ * task holding up another thread, such as the registry's scheduler, never looks like a
+ * pause.
  */
 final class LockLossDetector implements AutoCloseable {
 
@@ -35,12 +40,22 @@ final class LockLossDetector implements AutoCloseable {
 	 */
 	static final Duration TICK = Duration.ofMillis(100);
 
+	private static final AtomicLong WATCHERS = new AtomicLong();
+
 	private final CuratorFramework client;
 
 	private final LostLockPolicy policy;
 
 	private final Set<LockHold> holds = ConcurrentHashMap.newKeySet();
 
+	/**
+	 * When the process was last seen running: the pause watcher refreshes it every
+	 * {@link #TICK}, and every caller that measures a pause too. Only the pause watcher's
+	 * thread keeps it fresh when nobody asks, and that thread only sleeps and measures,
+	 * so a gap longer than a few ticks means the whole process stood still (a garbage
+	 * collection, {@code SIGSTOP}, a frozen machine), never that some task held up
+	 * another thread.
+	 */
 	private final AtomicLong lastSeenRunning = new AtomicLong(System.nanoTime());
 
 	private final AtomicLong doubts = new AtomicLong();
@@ -49,18 +64,37 @@ final class LockLossDetector implements AutoCloseable {
 
 	private final ConnectionStateListener connectionStateListener = (source, state) -> connectionStateChanged(state);
 
-	private final ScheduledFuture<?> ticks;
-
 	private final ConnectionOutageLog outageLog;
 
+	private final Thread pauseWatcher;
+
+	private volatile boolean closed;
+
+	/**
+	 * Runs when a confirmation is about to make the holds certain; a seam for tests that
+	 * raise a doubt exactly then.
+	 */
+	private volatile Runnable beforeMarkingCertain = () -> {
+	};
+
+	/**
+	 * Starts watching the client's connection, and the process on a daemon thread of its
+	 * own.
+	 * @param client the client whose connection and session hold the locks
+	 * @param policy what counts as losing a held lock, and what happens to its holder
+	 * @param scheduler the registry's background thread, which checks for a first
+	 * connection that does not come; it never measures pauses, as its tasks may hold it
+	 * up
+	 */
 	LockLossDetector(CuratorFramework client, LostLockPolicy policy, ScheduledExecutorService scheduler) {
 		this.client = client;
 		this.policy = policy;
 		this.outageLog = new ConnectionOutageLog(client, policy.trigger() == LostLockPolicy.Trigger.SUSPENDED,
 				scheduler);
 		client.getConnectionStateListenable().addListener(this.connectionStateListener);
-		this.ticks = scheduler.scheduleWithFixedDelay(this::checkForPause, TICK.toNanos(), TICK.toNanos(),
-				TimeUnit.NANOSECONDS);
+		this.pauseWatcher = new Thread(this::watchForPauses, "zklock-pause-watcher-" + WATCHERS.incrementAndGet());
+		this.pauseWatcher.setDaemon(true);
+		this.pauseWatcher.start();
 	}
 
 	LostLockPolicy policy() {
@@ -178,15 +212,31 @@ final class LockLossDetector implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Loses the holds of a session that ended, and asks ZooKeeper to confirm the others:
+	 * the event that announced the connection may have been raised before a pause that
+	 * this listener runs after, so only an answer asked for now makes them certain.
+	 */
 	private void reconnected() {
 		long session = currentSessionId();
 		for (LockHold hold : this.holds) {
 			if (hold.sessionId() != session) {
 				lose(hold, "the ZooKeeper session that held it ended");
 			}
-			else {
-				hold.markCertain();
-			}
+		}
+		confirmSession();
+	}
+
+	/**
+	 * The pause watcher: sleeps a {@link #TICK} at a time and measures how long it was
+	 * away. Besides that it only handles the pauses it finds (marks, a log line, a
+	 * request sent without waiting for its answer), so nothing but a pause of the whole
+	 * process keeps it from running for long.
+	 */
+	private void watchForPauses() {
+		while (!this.closed) {
+			LockSupport.parkNanos(this, TICK.toNanos());
+			checkForPause();
 		}
 	}
 
@@ -194,20 +244,44 @@ final class LockLossDetector implements AutoCloseable {
 	 * Measures the time since the process was last seen running, and handles a pause
 	 * before recording that it runs again: whoever sees the recorded time afterwards also
 	 * sees the pause's effects, and whoever saw the earlier time handles the pause too.
+	 * The clock is read before the recorded time, so a caller held up between the two
+	 * reads finds a shorter gap, never a pause that did not stop the pause watcher.
 	 */
 	private void checkForPause() {
+		if (this.closed) {
+			return;
+		}
 		long now = System.nanoTime();
 		long pause = now - this.lastSeenRunning.get();
 		int sessionTimeoutMs = this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
 		if (sessionTimeoutMs > 0 && pause > TimeUnit.MILLISECONDS.toNanos(sessionTimeoutMs) / 2) {
-			this.pauses.incrementAndGet();
-			becameUncertain("this process was paused for " + TimeUnit.NANOSECONDS.toMillis(pause)
-					+ "ms, long enough for ZooKeeper to end a session of " + sessionTimeoutMs + "ms");
-			if (this.policy.trigger() == LostLockPolicy.Trigger.LOST) {
-				confirmSessionAfterPause();
-			}
+			pauseDetected(TimeUnit.NANOSECONDS.toMillis(pause), sessionTimeoutMs);
 		}
 		this.lastSeenRunning.accumulateAndGet(now, Math::max);
+	}
+
+	/**
+	 * Handles a pause of the process long enough for ZooKeeper to have ended the session.
+	 * Package-private as a seam for tests that detect a pause at a chosen moment.
+	 * @param pauseMillis how long the process stood still
+	 * @param sessionTimeoutMs the session timeout
+	 */
+	void pauseDetected(long pauseMillis, int sessionTimeoutMs) {
+		this.pauses.incrementAndGet();
+		becameUncertain("this process was paused for " + pauseMillis
+				+ "ms, long enough for ZooKeeper to end a session of " + sessionTimeoutMs + "ms");
+		if (this.policy.trigger() == LostLockPolicy.Trigger.LOST) {
+			confirmSession();
+		}
+	}
+
+	/**
+	 * Sets what runs when a confirmation is about to make the holds certain.
+	 * Package-private as a seam for tests.
+	 * @param hook what runs, on ZooKeeper's event thread
+	 */
+	void beforeMarkingCertain(Runnable hook) {
+		this.beforeMarkingCertain = hook;
 	}
 
 	private void becameUncertain(String reason) {
@@ -221,26 +295,50 @@ final class LockLossDetector implements AutoCloseable {
 	}
 
 	/**
-	 * Asks ZooKeeper whether the session survived a pause: an answer in the same session,
-	 * with no other doubt raised meanwhile, makes the holds certain again.
+	 * Asks ZooKeeper whether the session survives, and makes each uncertain hold certain
+	 * again if it answers in the hold's session: certain of the doubt generation the hold
+	 * had when asked, so a doubt raised since, even while the answer is handled, stays.
+	 * It asks only while connected, and straight through ZooKeeper's client rather than
+	 * Curator's retries: during an outage it does not ask, and a request cut by one is
+	 * dropped without a word, as the {@code RECONNECTED} that ends the outage asks again.
 	 */
-	private void confirmSessionAfterPause() {
-		long events = this.doubts.get();
+	private void confirmSession() {
+		if (this.closed || !this.client.getZookeeperClient().isConnected()) {
+			return;
+		}
+		Map<LockHold, Long> generations = new HashMap<>();
+		for (LockHold hold : this.holds) {
+			if (hold.isUncertain()) {
+				generations.put(hold, hold.doubtGeneration());
+			}
+		}
+		if (generations.isEmpty()) {
+			return;
+		}
 		try {
-			this.client.checkExists().inBackground((client, event) -> {
-				if (answered(event) && this.doubts.get() == events) {
-					reconnected();
+			ZooKeeper zooKeeper = this.client.getZookeeperClient().getZooKeeper();
+			zooKeeper.exists("/", false, (resultCode, path, context, stat) -> {
+				if (resultCode == KeeperException.Code.OK.intValue()
+						|| resultCode == KeeperException.Code.NONODE.intValue()) {
+					confirmed(zooKeeper.getSessionId(), generations);
 				}
-			}).forPath("/");
+			}, null);
 		}
 		catch (Exception ex) {
-			logger.debug("Could not ask ZooKeeper whether the session survived a pause", ex);
+			logger.debug("Could not ask ZooKeeper whether the session survives: {}", ex.toString());
 		}
 	}
 
-	private static boolean answered(CuratorEvent event) {
-		return event.getResultCode() == KeeperException.Code.OK.intValue()
-				|| event.getResultCode() == KeeperException.Code.NONODE.intValue();
+	private void confirmed(long session, Map<LockHold, Long> generations) {
+		this.beforeMarkingCertain.run();
+		generations.forEach((hold, generation) -> {
+			if (hold.sessionId() != session) {
+				lose(hold, "the ZooKeeper session that held it ended");
+			}
+			else {
+				hold.markCertain(generation);
+			}
+		});
 	}
 
 	private void loseAll(String reason) {
@@ -250,8 +348,8 @@ final class LockLossDetector implements AutoCloseable {
 
 	private void lose(LockHold hold, String reason) {
 		if (hold.markLost(reason)) {
-			logger.warn("Lock '" + AbbreviatedKey.of(hold.key()) + "' (fencing token " + hold.fencingToken()
-					+ ") is lost: " + reason + (this.policy.interruptsHolder() ? "; interrupting its holder" : ""));
+			logger.warn("Lock '{}' (fencing token {}) is lost: {}{}", AbbreviatedKey.of(hold.key()),
+					hold.fencingToken(), reason, this.policy.interruptsHolder() ? "; interrupting its holder" : "");
 			if (this.policy.interruptsHolder()) {
 				hold.interruptHolder();
 			}
@@ -260,7 +358,8 @@ final class LockLossDetector implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.ticks.cancel(false);
+		this.closed = true;
+		LockSupport.unpark(this.pauseWatcher);
 		this.outageLog.close();
 		this.client.getConnectionStateListenable().removeListener(this.connectionStateListener);
 	}

@@ -3,8 +3,10 @@ package dev.zklock.zookeeper;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
- * The background thread of a registry, a daemon: it detects pauses, enforces deadlines
- * and runs delayed releases, and once it is shut down the registry is closed.
+ * The background thread of a registry, a daemon: it enforces deadlines, runs delayed
+ * releases and checks for a first connection, and once it is shut down the registry is
+ * closed. It does not detect pauses: its tasks may hold it up, which must not look like a
+ * pause of the process, so the {@link LockLossDetector} has a thread of its own for that.
  */
 final class RegistryScheduler extends ScheduledThreadPoolExecutor {
 

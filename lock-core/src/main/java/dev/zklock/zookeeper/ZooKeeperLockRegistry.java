@@ -253,11 +253,11 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	}
 
 	/**
-	 * Stops watching the client's connection and the background thread that enforces
-	 * deadlines and detects pauses. The client stays open: it belongs to its owner.
-	 * Afterwards, acquisitions fail, releases delete their nodes in the background, and
-	 * delayed releases not yet done never happen: the end of the client's session deletes
-	 * their nodes.
+	 * Stops watching the client's connection, the thread that detects pauses of the
+	 * process, and the background thread that enforces deadlines. The client stays open:
+	 * it belongs to its owner. Afterwards, acquisitions fail, releases delete their nodes
+	 * in the background, and delayed releases not yet done never happen: the end of the
+	 * client's session deletes their nodes.
 	 */
 	@Override
 	public void close() {

@@ -26,7 +26,8 @@ import static org.awaitility.Awaitility.await;
  * since its last holder found it held. The steps of a release are taken one by one here,
  * on a real ZooKeeper server, so that a doubt falls exactly between the releasing
  * holder's check and its successor's registration; the process's pause is stood in for by
- * holding up the detector's thread, as in {@link PauseDetectionTests}.
+ * the detector's seam for a detected pause ({@link PauseDetectionTests} pauses real
+ * processes).
  */
 class HandOffDoubtTests {
 
@@ -136,22 +137,12 @@ class HandOffDoubtTests {
 	}
 
 	/**
-	 * Holds up the detector's thread for longer than half the session timeout, then waits
-	 * for its overdue check to run: the detector has seen the pause.
+	 * Has the detector handle a pause of longer than half the session timeout, as its
+	 * pause watcher does when the process stood still that long.
 	 */
-	private void pauseLongerThanHalfTheSessionTimeout() throws Exception {
-		this.scheduler.submit(() -> sleep(Duration.ofMillis(ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS * 3 / 4))).get();
-		this.scheduler.submit(() -> {
-		}).get();
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+	private void pauseLongerThanHalfTheSessionTimeout() {
+		this.detector.pauseDetected(ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS * 3 / 4,
+				ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS);
 	}
 
 }
