@@ -218,6 +218,15 @@ final class LockHold {
 		return Change.STILL_HELD;
 	}
 
+	/**
+	 * The acquisitions sharing this hold that are not released yet, delayed ones
+	 * included.
+	 * @return the number of acquisitions; {@code 0} once the hold ended
+	 */
+	synchronized int acquisitions() {
+		return this.acquisitions;
+	}
+
 	private void requireThreadAcquisition() {
 		if (this.acquisitions == this.delayedExits) {
 			throw new IllegalStateException("No acquisition of " + this + " by its thread is left to release");
