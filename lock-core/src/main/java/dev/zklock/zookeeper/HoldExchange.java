@@ -114,7 +114,7 @@ final class HoldExchange {
 	 */
 	@Nullable QueuedNode giveBack(LockEntry entry, LockHold hold, boolean handOff, long checkedAt) {
 		LockCohort cohort = entry.cohortOf(hold.kind());
-		return (cohort != null) ? cohort.leave(handOff, checkedAt) : hold.node();
+		return (cohort != null) ? cohort.leave(hold.node(), handOff, checkedAt) : hold.node();
 	}
 
 	/**
@@ -151,7 +151,7 @@ final class HoldExchange {
 			cohort.leadFailed();
 		}
 		else {
-			QueuedNode released = cohort.leave(false, 0);
+			QueuedNode released = cohort.leave(node, false, 0);
 			if (released != null) {
 				this.queueTurns.abandon(entry.queue, released, key);
 			}

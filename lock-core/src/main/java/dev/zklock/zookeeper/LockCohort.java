@@ -2,6 +2,8 @@ package dev.zklock.zookeeper;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.zklock.zookeeper.LockQueue.QueuedNode;
@@ -21,6 +23,12 @@ import org.jspecify.annotations.Nullable;
  * thread waits here, the cohort asks ZooKeeper, once per node, whether one does, and
  * watches the queue for one that comes later. With none behind, the node passes on until
  * the room of its fencing tokens runs out ({@link FencingTokens#MAX_HAND_OFFS}).
+ * <p>
+ * A node whose lock became uncertain takes no more holders. A node whose lock was lost
+ * leaves the cohort at once: its holders keep it until they leave (and it is then
+ * released to ZooKeeper), while the next waiter leads a new turn. A lost holder that
+ * never leaves thus keeps no thread of this process waiting longer than a thread of
+ * another process.
  */
 final class LockCohort {
 
@@ -47,6 +55,14 @@ final class LockCohort {
 	private boolean retired;
 
 	private @Nullable QueuedNode doubtedBeforeLed;
+
+	private @Nullable QueuedNode lostBeforeLed;
+
+	/**
+	 * The nodes that left the cohort because their lock was lost, each with the number of
+	 * its holders that have not left it yet (at least one).
+	 */
+	private final Map<QueuedNode, Integer> lostNodes = new HashMap<>();
 
 	private boolean leading;
 
@@ -136,6 +152,10 @@ final class LockCohort {
 			this.nodeAcquiredAt = System.nanoTime();
 			this.othersQueued = null;
 			this.askedWhoQueues = false;
+			if (acquired.equals(this.lostBeforeLed)) {
+				detachLostNode();
+			}
+			this.lostBeforeLed = null;
 			askWhoQueues();
 			passOn();
 		}
@@ -153,6 +173,7 @@ final class LockCohort {
 		try {
 			this.leading = false;
 			this.doubtedBeforeLed = null;
+			this.lostBeforeLed = null;
 			passOn();
 		}
 		finally {
@@ -182,17 +203,51 @@ final class LockCohort {
 	}
 
 	/**
+	 * Lets a node whose lock was lost leave the cohort: its current holders keep it until
+	 * they leave, and it is then released to ZooKeeper, while the next waiter leads a new
+	 * turn. A leader's node may be lost before the leader reports it {@link #led}.
+	 * @param lostNode the node
+	 */
+	void lost(QueuedNode lostNode) {
+		this.lock.lock();
+		try {
+			if (lostNode.equals(this.node)) {
+				detachLostNode();
+				passOn();
+			}
+			else if (this.node == null && this.leading) {
+				this.lostBeforeLed = lostNode;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void detachLostNode() {
+		this.lostNodes.put(this.node, this.holders);
+		this.node = null;
+		this.holders = 0;
+		this.retired = false;
+	}
+
+	/**
 	 * A holder leaves the cohort's node: it passes to the next waiter, or stays with the
-	 * other holders of a shared node, or is released.
+	 * other holders of a shared node, or is released. A node that left the cohort because
+	 * its lock was lost is released by the last of its holders.
+	 * @param held the node the holder leaves
 	 * @param handOff whether the node may pass on; {@code false} when its lock may have
 	 * been lost
 	 * @param checkedAt the {@link LockLossDetector#doubts() doubt count} read before the
 	 * leaving holder found its lock held
 	 * @return the node to release to ZooKeeper, or {@code null} if it stays held
 	 */
-	@Nullable QueuedNode leave(boolean handOff, long checkedAt) {
+	@Nullable QueuedNode leave(QueuedNode held, boolean handOff, long checkedAt) {
 		this.lock.lock();
 		try {
+			if (!held.equals(this.node)) {
+				return leaveLostNode(held);
+			}
 			this.holders--;
 			this.retired |= !handOff;
 			if (handOff) {
@@ -213,6 +268,15 @@ final class LockCohort {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/**
+	 * A holder leaves a node that left the cohort: the last of its holders releases it.
+	 */
+	private @Nullable QueuedNode leaveLostNode(QueuedNode held) {
+		Integer holdersLeft = this.lostNodes.computeIfPresent(held,
+				(lostNode, count) -> (count > 1) ? count - 1 : null);
+		return (holdersLeft == null) ? held : null;
 	}
 
 	/**

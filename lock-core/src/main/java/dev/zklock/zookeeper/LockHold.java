@@ -1,18 +1,52 @@
 package dev.zklock.zookeeper;
 
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * One thread's hold of a key's ZooKeeper lock, from its outermost acquisition to its
- * outermost release; reentrant acquisitions share it. It knows its lock node and the
- * ZooKeeper session that owns it, and whether the lock was lost or became uncertain
+ * One thread's hold of a key's ZooKeeper lock, from its outermost acquisition to the
+ * release of its last one; reentrant acquisitions share it. It knows its lock node and
+ * the ZooKeeper session that owns it, and whether the lock was lost or became uncertain
  * since.
+ * <p>
+ * The hold counts its acquisitions, and among them those whose release was delayed (a
+ * hold-at-least): the holding thread is done with those, which keep the lock until a
+ * scheduler releases them. Each event of that count is one method, run under the hold's
+ * monitor, that returns what the caller has to do next ({@link Change}): the owner thread
+ * re-enters ({@link #enter()}), releases ({@link #exit()}) or delays a release
+ * ({@link #delayExit()}), and the scheduler ends a delayed release
+ * ({@link #exitDelayed()}). Once the holding thread has left the hold (only delayed
+ * releases are left) or the hold has ended, it takes no more acquisitions: a later
+ * acquisition of the thread queues like any other contender's. So the hold ends exactly
+ * once, and nobody holds it afterwards.
  */
 final class LockHold {
+
+	/**
+	 * What an event of a hold's count leaves to do.
+	 */
+	enum Change {
+
+		/**
+		 * The holding thread still holds the lock: nothing to do.
+		 */
+		STILL_HELD,
+
+		/**
+		 * The holding thread is done with the hold, which stays held until its delayed
+		 * releases end: the thread's next acquisitions must no longer find it.
+		 */
+		THREAD_LEFT,
+
+		/**
+		 * The last acquisition was released: the hold ended, and its lock node is to be
+		 * given back.
+		 */
+		ENDED
+
+	}
 
 	private final String key;
 
@@ -22,19 +56,9 @@ final class LockHold {
 
 	private final @Nullable Thread holder;
 
-	private static final AtomicIntegerFieldUpdater<LockHold> ACQUISITIONS = AtomicIntegerFieldUpdater
-		.newUpdater(LockHold.class, "acquisitions");
-
-	private static final AtomicIntegerFieldUpdater<LockHold> DELAYED_EXITS = AtomicIntegerFieldUpdater
-		.newUpdater(LockHold.class, "delayedExits");
-
 	private final @Nullable LockCohort cohort;
 
 	private final long acquiredAtMillis = System.currentTimeMillis();
-
-	private volatile int acquisitions = 1;
-
-	private volatile int delayedExits;
 
 	private volatile @Nullable String lossReason;
 
@@ -46,24 +70,58 @@ final class LockHold {
 	 */
 	private final AtomicLong doubt = new AtomicLong();
 
-	// begun, ended and holderInterrupted are guarded by the monitor of this hold
+	// The count state and the interrupt state below are guarded by the monitor of this
+	// hold, and change only under it.
 
-	private boolean begun;
+	/**
+	 * The acquisitions sharing this hold that are not released yet, delayed ones
+	 * included. Invariant: {@code acquisitions >= delayedExits >= 0}; it is {@code 0} if
+	 * and only if {@link #ended}, and never grows again then.
+	 */
+	private int acquisitions = 1;
 
+	/**
+	 * The acquisitions whose release was delayed, not released yet: the holding thread is
+	 * done with them.
+	 */
+	private int delayedExits;
+
+	/**
+	 * Whether the holding thread is done with the hold: set, for good, once only delayed
+	 * releases were left ({@code acquisitions == delayedExits}). No acquisition enters
+	 * the hold afterwards, so that stays true until the hold ends.
+	 */
+	private boolean threadLeft;
+
+	/**
+	 * Whether the last acquisition was released: set once, for good, by the event that
+	 * took {@link #acquisitions} to {@code 0}, the only one that returns
+	 * {@link Change#ENDED}.
+	 */
 	private boolean ended;
 
+	/**
+	 * Whether the acquisition completed, so that a loss may interrupt the holder.
+	 */
+	private boolean begun;
+
+	/**
+	 * Whether the lost-lock policy interrupted the holder; only while the hold has begun
+	 * and neither ended nor was left by its thread.
+	 */
 	private boolean holderInterrupted;
 
 	/**
-	 * Creates a hold.
+	 * Creates a hold of one acquisition.
 	 * @param key the lock key
 	 * @param node the lock node
 	 * @param fencingToken the hold's fencing token
 	 * @param holder the holding thread, or {@code null} for a hold that belongs to no
 	 * thread
 	 * @param cohort the cohort that passes the node between the threads of this process,
-	 * told to {@link LockCohort#retire retire} it each time the lock becomes uncertain or
-	 * lost; {@code null} for a node that passes to no other thread anyway
+	 * told to {@link LockCohort#retire retire} it each time the lock becomes uncertain,
+	 * and that it is {@link LockCohort#lost lost}; {@code null} for a node that passes to
+	 * no other thread anyway
 	 */
 	LockHold(String key, LockQueue.QueuedNode node, long fencingToken, @Nullable Thread holder,
 			@Nullable LockCohort cohort) {
@@ -103,44 +161,91 @@ final class LockHold {
 	}
 
 	/**
-	 * Counts one more acquisition sharing this hold.
+	 * Counts one more acquisition of the holding thread sharing this hold, unless the
+	 * thread left the hold or it ended.
+	 * @return whether the acquisition entered the hold; if not, it takes a hold of its
+	 * own
 	 */
-	void enter() {
-		ACQUISITIONS.incrementAndGet(this);
+	synchronized boolean enter() {
+		if (this.ended || this.threadLeft) {
+			return false;
+		}
+		this.acquisitions++;
+		return true;
 	}
 
 	/**
-	 * Counts one acquisition less.
-	 * @return whether it was the last, which ends the hold
+	 * Releases one acquisition of the holding thread.
+	 * @return {@link Change#ENDED} if it was the last acquisition,
+	 * {@link Change#THREAD_LEFT} if only delayed releases are left, else
+	 * {@link Change#STILL_HELD}
+	 * @throws IllegalStateException if the holding thread has no acquisition left to
+	 * release
 	 */
-	boolean exit() {
-		return ACQUISITIONS.decrementAndGet(this) == 0;
+	synchronized Change exit() {
+		requireThreadAcquisition();
+		this.acquisitions--;
+		if (this.acquisitions == 0) {
+			this.ended = true;
+			return Change.ENDED;
+		}
+		return leftIfOnlyDelayed();
 	}
 
 	/**
-	 * Counts one acquisition as released later, by {@link #exitDelayed()}: it keeps the
-	 * lock, but not for its thread.
+	 * Counts one acquisition of the holding thread as released later, by
+	 * {@link #exitDelayed()}: it keeps the lock, but not for its thread.
+	 * @return {@link Change#THREAD_LEFT} if only delayed releases are left now, else
+	 * {@link Change#STILL_HELD}
+	 * @throws IllegalStateException if the holding thread has no acquisition left to
+	 * release
 	 */
-	void delayExit() {
-		DELAYED_EXITS.incrementAndGet(this);
+	synchronized Change delayExit() {
+		requireThreadAcquisition();
+		this.delayedExits++;
+		return leftIfOnlyDelayed();
 	}
 
 	/**
-	 * Counts one acquisition whose release was delayed less.
-	 * @return whether it was the last acquisition, which ends the hold
+	 * Releases one acquisition whose release was delayed.
+	 * @return {@link Change#ENDED} if it was the last acquisition, else
+	 * {@link Change#STILL_HELD}
+	 * @throws IllegalStateException if no release was delayed
 	 */
-	boolean exitDelayed() {
-		DELAYED_EXITS.decrementAndGet(this);
-		return exit();
+	synchronized Change exitDelayed() {
+		if (this.delayedExits == 0) {
+			throw new IllegalStateException("No delayed release of " + this + " is left to end");
+		}
+		this.delayedExits--;
+		this.acquisitions--;
+		if (this.acquisitions == 0) {
+			this.ended = true;
+			return Change.ENDED;
+		}
+		return Change.STILL_HELD;
 	}
 
 	/**
-	 * Whether every acquisition left is one whose release was delayed: the holding thread
-	 * is done with the lock, which stays held only until those delays end.
-	 * @return whether only delayed releases are left
+	 * The acquisitions sharing this hold that are not released yet, delayed ones
+	 * included.
+	 * @return the number of acquisitions; {@code 0} once the hold ended
 	 */
-	boolean onlyDelayedLeft() {
-		return this.acquisitions == this.delayedExits;
+	synchronized int acquisitions() {
+		return this.acquisitions;
+	}
+
+	private void requireThreadAcquisition() {
+		if (this.acquisitions == this.delayedExits) {
+			throw new IllegalStateException("No acquisition of " + this + " by its thread is left to release");
+		}
+	}
+
+	private Change leftIfOnlyDelayed() {
+		if (this.acquisitions == this.delayedExits) {
+			this.threadLeft = true;
+			return Change.THREAD_LEFT;
+		}
+		return Change.STILL_HELD;
 	}
 
 	/**
@@ -199,7 +304,10 @@ final class LockHold {
 	}
 
 	/**
-	 * Declares the lock lost, once.
+	 * Declares the lock lost, once. The cohort then takes no more holders at the lock
+	 * node, and lets the threads of this process that wait for the key queue a new node
+	 * in ZooKeeper, as other processes' threads do, rather than wait for this hold to
+	 * end.
 	 * @param reason why the lock counts as lost
 	 * @return whether this call declared it, rather than an earlier one
 	 */
@@ -210,7 +318,9 @@ final class LockHold {
 			}
 			this.lossReason = reason;
 		}
-		retireNode();
+		if (this.cohort != null) {
+			this.cohort.lost(this.node);
+		}
 		return true;
 	}
 
@@ -236,22 +346,22 @@ final class LockHold {
 	}
 
 	/**
-	 * Interrupts the holding thread, unless the hold has not begun, has ended, or belongs
-	 * to no thread.
+	 * Interrupts the holding thread, unless the hold has not begun, has ended or was left
+	 * by its thread, or belongs to no thread.
 	 */
 	synchronized void interruptHolder() {
-		if (this.begun && !this.ended && this.holder != null) {
+		if (this.begun && !this.ended && !this.threadLeft && this.holder != null) {
 			this.holderInterrupted = true;
 			this.holder.interrupt();
 		}
 	}
 
 	/**
-	 * Ends the hold: the holder is never interrupted for it afterwards.
+	 * Whether the lost-lock policy interrupted the holder. Final once the hold ended or
+	 * its thread left it: the holder is never interrupted for it afterwards.
 	 * @return whether the holder was interrupted because the lock was lost
 	 */
-	synchronized boolean end() {
-		this.ended = true;
+	synchronized boolean holderInterrupted() {
 		return this.holderInterrupted;
 	}
 

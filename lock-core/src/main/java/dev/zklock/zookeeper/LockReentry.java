@@ -21,8 +21,11 @@ final class LockReentry {
 	}
 
 	/**
-	 * Re-enters the owner's hold of the key, if it has one that the acquisition shares. A
-	 * refused re-entry counts the entry as used once less.
+	 * Re-enters the owner's hold of the key, if it has one that the acquisition shares
+	 * and that still takes acquisitions: a hold that ended, or that its thread left with
+	 * only delayed releases to come, takes none, and the acquisition queues like any
+	 * other contender's. A re-entry refused with an exception counts the entry as used
+	 * once less.
 	 * @param entry the key's entry, retained for the acquisition
 	 * @param kind the kind of lock asked for
 	 * @param owner the thread that will own the acquisition, or {@code null} for none
@@ -43,7 +46,13 @@ final class LockReentry {
 					+ "' and asks for its exclusive (write) lock: that upgrade would "
 					+ "wait for itself; release the read lock first");
 		}
+		if (!current.enter()) {
+			// the hold ended, or its thread left it, while it could still be found
+			return null;
+		}
 		if (!this.lossDetector.isHeld(current) && current.lossReason() != null) {
+			// takes back the acquisition that entered: one of the thread's own is left
+			current.exit();
 			this.entries.dispose(entry);
 			throw new LockAcquisitionException(entry.key,
 					"Could not re-enter lock '" + AbbreviatedKey.of(entry.key)
@@ -51,7 +60,6 @@ final class LockReentry {
 							+ ") was lost: " + current.lossReason(),
 					null);
 		}
-		current.enter();
 		return current;
 	}
 

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockManager;
 import dev.zklock.zookeeper.LockQueue.QueuedNode;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,12 @@ final class LockReleaser {
 
 	private final ScheduledExecutorService scheduler;
 
+	/**
+	 * Run by a delayed release once it counted its exit: nothing, except in tests.
+	 */
+	private volatile Runnable delayedExitCounted = () -> {
+	};
+
 	LockReleaser(LockEntries entries, LockLossDetector lossDetector, HoldExchange holdExchange, QueueTurns queueTurns,
 			ScheduledExecutorService scheduler) {
 		this.entries = entries;
@@ -48,24 +55,20 @@ final class LockReleaser {
 	 * any other interrupt of the thread stays set.
 	 */
 	void release(LockEntry entry, LockHold hold) {
-		if (!hold.exit()) {
-			if (hold.onlyDelayedLeft()) {
-				leaveThread(entry, hold);
-			}
-			this.entries.dispose(entry);
-			return;
-		}
 		try {
-			long checkedAt = this.lossDetector.doubts();
-			boolean handOff = this.lossDetector.isHeld(hold);
-			// the policy may interrupt the holder until its hold ends, from the check
-			// above too, and never afterwards
-			if (end(entry, hold) && hold.holder() == Thread.currentThread()) {
-				Thread.interrupted();
-			}
-			QueuedNode released = this.holdExchange.giveBack(entry, hold, handOff, checkedAt);
-			if (released != null) {
-				this.queueTurns.leave(released, hold.key());
+			switch (hold.exit()) {
+				case STILL_HELD -> {
+				}
+				case THREAD_LEFT -> leaveThread(entry, hold);
+				case ENDED -> {
+					if (hold.holderInterrupted() && hold.holder() == Thread.currentThread()) {
+						Thread.interrupted();
+					}
+					QueuedNode released = giveBack(entry, hold);
+					if (released != null) {
+						this.queueTurns.leave(released, hold.key());
+					}
+				}
 			}
 		}
 		finally {
@@ -80,8 +83,7 @@ final class LockReleaser {
 	 * @return a stage that completes once the release is done
 	 */
 	CompletableFuture<Void> releaseAfter(LockEntry entry, LockHold hold, Duration delay) {
-		hold.delayExit();
-		if (hold.onlyDelayedLeft()) {
+		if (hold.delayExit() == LockHold.Change.THREAD_LEFT) {
 			leaveThread(entry, hold);
 		}
 		CompletableFuture<Void> released = new CompletableFuture<>();
@@ -96,14 +98,22 @@ final class LockReleaser {
 		return released;
 	}
 
+	/**
+	 * Lets a test run a step on the scheduler's thread each time a delayed release has
+	 * counted its exit, before it acts on the count: a seam that forces interleavings.
+	 * @param step the step
+	 */
+	void onDelayedExitCounted(Runnable step) {
+		this.delayedExitCounted = step;
+	}
+
 	private void scheduleRelease(LockEntry entry, LockHold hold, Duration delay, CompletableFuture<Void> released) {
 		this.scheduler.schedule(() -> {
 			try {
-				if (hold.exitDelayed()) {
-					long checkedAt = this.lossDetector.doubts();
-					boolean handOff = this.lossDetector.isHeld(hold);
-					end(entry, hold);
-					QueuedNode node = this.holdExchange.giveBack(entry, hold, handOff, checkedAt);
+				LockHold.Change change = hold.exitDelayed();
+				this.delayedExitCounted.run();
+				if (change == LockHold.Change.ENDED) {
+					QueuedNode node = giveBack(entry, hold);
 					if (node != null) {
 						this.queueTurns.abandon(entry.queue, node, hold.key());
 					}
@@ -119,30 +129,33 @@ final class LockReleaser {
 
 	/**
 	 * The holding thread is done with a hold that stays held until delayed releases end:
-	 * it no longer re-enters it, and the lost-lock policy no longer interrupts it.
+	 * it no longer finds it to re-enter (the hold refuses it anyway), and the lost-lock
+	 * policy no longer interrupts it.
 	 */
 	private void leaveThread(LockEntry entry, LockHold hold) {
 		Thread holder = hold.holder();
 		if (holder != null) {
 			entry.forgetHold(holder, hold);
-			if (hold.end() && holder == Thread.currentThread()) {
+			if (hold.holderInterrupted() && holder == Thread.currentThread()) {
 				Thread.interrupted();
 			}
 		}
 	}
 
 	/**
-	 * Ends a hold whose last acquisition was released.
-	 * @return whether its holder was interrupted because the lock was lost
+	 * Gives back the lock node of a hold that ended: it passes to a waiting thread of
+	 * this process if the lock is still held as far as this process can tell.
+	 * @return the node to release to ZooKeeper, or {@code null} if it stays held
 	 */
-	private boolean end(LockEntry entry, LockHold hold) {
-		boolean holderInterrupted = hold.end();
+	private @Nullable QueuedNode giveBack(LockEntry entry, LockHold hold) {
+		long checkedAt = this.lossDetector.doubts();
+		boolean handOff = this.lossDetector.isHeld(hold);
 		Thread holder = hold.holder();
 		if (holder != null) {
 			entry.forgetHold(holder, hold);
 		}
 		this.lossDetector.unregister(hold);
-		return holderInterrupted;
+		return this.holdExchange.giveBack(entry, hold, handOff, checkedAt);
 	}
 
 }

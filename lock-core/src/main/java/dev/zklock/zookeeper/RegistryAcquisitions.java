@@ -55,6 +55,16 @@ final class RegistryAcquisitions {
 	}
 
 	/**
+	 * Lets a test run a step on the scheduler's thread each time a delayed release has
+	 * counted its exit, before it acts on the count.
+	 * @param step the step
+	 * @see LockReleaser#onDelayedExitCounted(Runnable)
+	 */
+	void onDelayedExitCounted(Runnable step) {
+		this.releaser.onDelayedExitCounted(step);
+	}
+
+	/**
 	 * Names the application in the lock nodes that the acquisitions queue in ZooKeeper.
 	 * @param applicationName the application's name, or {@code null} for none
 	 */

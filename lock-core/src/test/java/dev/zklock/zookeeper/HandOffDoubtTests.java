@@ -110,7 +110,7 @@ class HandOffDoubtTests {
 	private long checkAndEnd(LockHold hold) {
 		long checkedAt = this.detector.doubts();
 		assertThat(this.detector.isHeld(hold)).isTrue();
-		hold.end();
+		assertThat(hold.exit()).isEqualTo(LockHold.Change.ENDED);
 		this.detector.unregister(hold);
 		return checkedAt;
 	}

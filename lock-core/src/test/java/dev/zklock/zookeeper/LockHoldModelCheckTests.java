@@ -1,0 +1,199 @@
+package dev.zklock.zookeeper;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import org.jetbrains.lincheck.Lincheck;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Every interleaving of a hold's count events, explored by Lincheck's model checker: the
+ * owner thread releases its outer acquisition and acquires the key again, while the
+ * delayed release (hold-at-least) of its earlier re-entry ends on the scheduler's thread
+ * and a third thread reads the count. In each, the hold ends exactly once, no re-entry
+ * succeeds once it ended, and no count goes negative. The same check finds the race of
+ * the hold's former count logic ({@link OldLockHoldCounts}).
+ */
+class LockHoldModelCheckTests {
+
+	private static final int INVOCATIONS = 10_000;
+
+	@Test
+	void holdEndsExactlyOnceAndTakesNoReentryAfterItsEnd() {
+		Lincheck.runConcurrentTest(INVOCATIONS, () -> raceOwnerAgainstDelayedReleases(LockHoldCounts::new));
+	}
+
+	/**
+	 * The race of the former count logic, with the owner and the scheduler only, written
+	 * out inside the checked block: the scenario above, with a helper around it, was not
+	 * driven into the failing interleaving within the invocations.
+	 */
+	@Test
+	void checkerFindsTheRaceOfTheFormerCountLogic() {
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> Lincheck.runConcurrentTest(50_000, () -> {
+			OldLockHoldCounts hold = new OldLockHoldCounts();
+			hold.reenter();
+			hold.delayRelease();
+			AtomicInteger ends = new AtomicInteger();
+			Thread owner = new Thread(() -> {
+				if (hold.release()) {
+					ends.incrementAndGet();
+				}
+				if (hold.reenter() && hold.release()) {
+					ends.incrementAndGet();
+				}
+			});
+			Thread scheduler = new Thread(() -> {
+				if (hold.releaseDelayed()) {
+					ends.incrementAndGet();
+				}
+			});
+			owner.start();
+			scheduler.start();
+			try {
+				owner.join();
+				scheduler.join();
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+			check(ends.get() == 1, "the hold ended " + ends.get() + " times, not once");
+		}))
+			.withMessageContaining("the hold ended 2 times, not once")
+			.satisfies((failure) -> System.out.println("Lincheck on the former count logic: " + failure.getMessage()));
+	}
+
+	/**
+	 * The owner holds an outer acquisition and a re-entry whose release it delayed; then
+	 * it releases the outer one and acquires again (releasing that too if it re-entered),
+	 * while the scheduler ends the delayed release and a third thread watches the count.
+	 * The threads' bodies are written out here, where the model checker follows every
+	 * step.
+	 */
+	private static void raceOwnerAgainstDelayedReleases(Supplier<HoldCounts> holds) {
+		HoldCounts hold = holds.get();
+		check(hold.reenter(), "the owner re-enters its hold before the race");
+		hold.delayRelease();
+		AtomicInteger ends = new AtomicInteger();
+		Thread owner = new Thread(() -> {
+			if (hold.release()) {
+				ends.incrementAndGet();
+			}
+			if (hold.reenter() && hold.release()) {
+				ends.incrementAndGet();
+			}
+		});
+		Thread scheduler = new Thread(() -> {
+			if (hold.releaseDelayed()) {
+				ends.incrementAndGet();
+			}
+		});
+		Thread observer = new Thread(() -> check(hold.acquisitions() >= 0, "the count of acquisitions went negative"));
+		owner.start();
+		scheduler.start();
+		observer.start();
+		try {
+			owner.join();
+			scheduler.join();
+			observer.join();
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException(ex);
+		}
+		check(ends.get() == 1, "the hold ended " + ends.get() + " times, not once");
+		check(hold.acquisitions() == 0, hold.acquisitions() + " acquisitions are left after every release");
+		check(!hold.reenter(), "a re-entry succeeded after the hold ended");
+	}
+
+	/**
+	 * Fails the explored interleaving unless the condition holds: plain, because the
+	 * model checker follows every call made inside it.
+	 */
+	private static void check(boolean condition, String failure) {
+		if (!condition) {
+			throw new AssertionError(failure);
+		}
+	}
+
+	/**
+	 * The count events of a hold as the releaser and the re-entry see them, with the
+	 * mapping through which the holding thread's next acquisition finds the hold.
+	 */
+	interface HoldCounts {
+
+		/**
+		 * The holding thread acquires the key again.
+		 * @return whether it re-entered the hold
+		 */
+		boolean reenter();
+
+		/**
+		 * The holding thread releases one acquisition.
+		 * @return whether that ended the hold
+		 */
+		boolean release();
+
+		/**
+		 * The holding thread releases one acquisition after a delay.
+		 */
+		void delayRelease();
+
+		/**
+		 * The scheduler ends a delayed release.
+		 * @return whether that ended the hold
+		 */
+		boolean releaseDelayed();
+
+		int acquisitions();
+
+	}
+
+	/**
+	 * A {@link LockHold}'s count, as {@link LockReleaser} and {@link LockReentry} drive
+	 * it.
+	 */
+	static final class LockHoldCounts implements HoldCounts {
+
+		private final LockHold hold = new LockHold("k",
+				new LockQueue.QueuedNode("/locks/k/_c_1-lock-0000000000", LockNodeKind.EXCLUSIVE, 1, 1), 1,
+				Thread.currentThread(), null);
+
+		private volatile boolean mapped = true;
+
+		@Override
+		public boolean reenter() {
+			return this.mapped && this.hold.enter();
+		}
+
+		@Override
+		public boolean release() {
+			return act(this.hold.exit());
+		}
+
+		@Override
+		public void delayRelease() {
+			act(this.hold.delayExit());
+		}
+
+		@Override
+		public boolean releaseDelayed() {
+			return act(this.hold.exitDelayed());
+		}
+
+		@Override
+		public int acquisitions() {
+			return this.hold.acquisitions();
+		}
+
+		private boolean act(LockHold.Change change) {
+			if (change != LockHold.Change.STILL_HELD) {
+				this.mapped = false;
+			}
+			return change == LockHold.Change.ENDED;
+		}
+
+	}
+
+}
