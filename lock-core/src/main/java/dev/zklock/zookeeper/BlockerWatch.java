@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
@@ -32,14 +33,19 @@ final class BlockerWatch {
 	 * @return whether the node changed or was already gone; {@code false} if the time
 	 * passed first
 	 * @throws IllegalStateException if the node is not ephemeral, and so would never go
+	 * @throws KeeperException.ConnectionLossException if the watch fired because the
+	 * client lost its connection
 	 */
 	static boolean awaitChange(CuratorFramework client, String blockerPath, long remainingNanos) throws Exception {
 		CountDownLatch blockerChanged = new CountDownLatch(1);
+		AtomicBoolean connectionLost = new AtomicBoolean();
 		CompletableFuture<CuratorEvent> watched = new CompletableFuture<>();
-		client.getData()
-			.usingWatcher((Watcher) (event) -> blockerChanged.countDown())
-			.inBackground((curator, event) -> watched.complete(event))
-			.forPath(blockerPath);
+		client.getData().usingWatcher((Watcher) (event) -> {
+			if (QueueRead.announcesConnectionLoss(event)) {
+				connectionLost.set(true);
+			}
+			blockerChanged.countDown();
+		}).inBackground((curator, event) -> watched.complete(event)).forPath(blockerPath);
 		long deadline = System.nanoTime() + remainingNanos;
 		CuratorEvent read;
 		try {
@@ -61,7 +67,11 @@ final class BlockerWatch {
 					+ "for ever. A client other than a lock client created it; delete it, and keep other clients "
 					+ "from the lock root (see README)");
 		}
-		return blockerChanged.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+		boolean changed = blockerChanged.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+		if (changed && connectionLost.get()) {
+			throw new KeeperException.ConnectionLossException();
+		}
+		return changed;
 	}
 
 }

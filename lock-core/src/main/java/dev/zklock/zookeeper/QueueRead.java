@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.jspecify.annotations.Nullable;
 
@@ -19,13 +20,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class QueueRead {
 
-	private final CompletableFuture<CuratorEvent> reply;
+	private final CompletableFuture<CuratorEvent> reply = new CompletableFuture<>();
 
-	private final CountDownLatch changed;
+	private final CountDownLatch changed = new CountDownLatch(1);
 
-	private QueueRead(CompletableFuture<CuratorEvent> reply, CountDownLatch changed) {
-		this.reply = reply;
-		this.changed = changed;
+	private volatile boolean connectionLost;
+
+	private QueueRead() {
 	}
 
 	/**
@@ -37,13 +38,31 @@ final class QueueRead {
 	 * @throws Exception if the read cannot be sent
 	 */
 	static QueueRead start(CuratorFramework client, String keyPath, boolean watch) throws Exception {
-		CountDownLatch changed = new CountDownLatch(1);
-		CompletableFuture<CuratorEvent> reply = new CompletableFuture<>();
-		var read = client.getChildren();
-		(watch ? read.usingWatcher((Watcher) (event) -> changed.countDown()) : read)
-			.inBackground((curator, event) -> reply.complete(event))
+		QueueRead read = new QueueRead();
+		var children = client.getChildren();
+		(watch ? children.usingWatcher((Watcher) read::watched) : children)
+			.inBackground((curator, event) -> read.reply.complete(event))
 			.forPath(keyPath);
-		return new QueueRead(reply, changed);
+		return read;
+	}
+
+	private void watched(WatchedEvent event) {
+		if (announcesConnectionLoss(event)) {
+			this.connectionLost = true;
+		}
+		this.changed.countDown();
+	}
+
+	/**
+	 * Whether a watch fired because the client lost its connection (or its session),
+	 * rather than for a change of the watched node.
+	 * @param event the event that fired the watch
+	 * @return whether the event announces a lost connection
+	 */
+	static boolean announcesConnectionLoss(WatchedEvent event) {
+		return event.getType() == Watcher.Event.EventType.None
+				&& event.getState() != Watcher.Event.KeeperState.SyncConnected
+				&& event.getState() != Watcher.Event.KeeperState.ConnectedReadOnly;
 	}
 
 	/**
@@ -83,10 +102,17 @@ final class QueueRead {
 	 * Waits for the queue to change after this read, if the read watches it.
 	 * @param timeoutNanos the longest wait
 	 * @return whether the queue changed in time
+	 * @throws KeeperException.ConnectionLossException if the watch fired because the
+	 * client lost its connection: ZooKeeper's event reaches the watch possibly before
+	 * Curator's connection state, so a request sent now could go out into the outage
 	 * @throws InterruptedException if the thread is interrupted
 	 */
-	boolean awaitChange(long timeoutNanos) throws InterruptedException {
-		return this.changed.await(timeoutNanos, TimeUnit.NANOSECONDS);
+	boolean awaitChange(long timeoutNanos) throws KeeperException.ConnectionLossException, InterruptedException {
+		boolean fired = this.changed.await(timeoutNanos, TimeUnit.NANOSECONDS);
+		if (fired && this.connectionLost) {
+			throw new KeeperException.ConnectionLossException();
+		}
+		return fired;
 	}
 
 }
