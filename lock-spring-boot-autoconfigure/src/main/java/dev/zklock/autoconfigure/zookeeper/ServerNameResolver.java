@@ -17,10 +17,10 @@ import org.slf4j.LoggerFactory;
  * stack trace at every connection attempt, about once a second, for as long as a name
  * does not resolve.
  * <p>
- * A name that does not resolve yields no address, so the client skips it for this
- * attempt without a word from ZooKeeper and tries it again at the next. One instance
- * serves every ZooKeeper handle of a Curator client, so a new handle after a session
- * expiry does not warn again about a name already reported.
+ * A name that does not resolve yields no address, so the client skips it for this attempt
+ * without a word from ZooKeeper and tries it again at the next. One instance serves every
+ * ZooKeeper handle of a Curator client, so a new handle after a session expiry does not
+ * warn again about a name already reported.
  */
 final class ServerNameResolver implements StaticHostProvider.Resolver {
 
@@ -52,8 +52,10 @@ final class ServerNameResolver implements StaticHostProvider.Resolver {
 		}
 		catch (UnknownHostException ex) {
 			if (this.unresolved.add(name)) {
-				logger.warn("The ZooKeeper server name '{}' in distributed-lock.zookeeper.connect-string does not "
-						+ "resolve ({}); the client keeps trying it and says when it resolves", name, ex.getMessage());
+				logger.warn(
+						"The ZooKeeper server name '{}' in distributed-lock.zookeeper.connect-string does not "
+								+ "resolve ({}); the client keeps trying it and says when it resolves",
+						name, ex.getMessage());
 			}
 			return NO_ADDRESS;
 		}

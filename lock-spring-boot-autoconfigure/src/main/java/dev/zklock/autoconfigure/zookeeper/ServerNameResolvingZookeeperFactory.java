@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * {@link ZookeeperFactory} whose ZooKeeper handles resolve the server names through a
  * {@link ServerNameResolver}, so that a name that does not resolve is reported once
  * instead of once a second. The handles are plain {@link ZooKeeper} clients, not
- * {@link org.apache.zookeeper.admin.ZooKeeperAdmin} ones: the locks never reconfigure
- * the ensemble.
+ * {@link org.apache.zookeeper.admin.ZooKeeperAdmin} ones: the locks never reconfigure the
+ * ensemble.
  */
 final class ServerNameResolvingZookeeperFactory implements ZookeeperFactory {
 
