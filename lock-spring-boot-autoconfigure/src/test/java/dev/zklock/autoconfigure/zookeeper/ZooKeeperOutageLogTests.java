@@ -126,7 +126,7 @@ class ZooKeeperOutageLogTests {
 	 * or a stack trace is logged.
 	 */
 	private void quietFor(Duration duration) {
-		await().during(duration).atMost(duration.plusSeconds(10)).until(() -> problems().isEmpty());
+		await().during(duration).atMost(duration.plusSeconds(10)).untilAsserted(() -> assertThat(problems()).isEmpty());
 	}
 
 	private List<String> problems() {
