@@ -22,6 +22,17 @@ import org.springframework.util.StringUtils;
  * Auto-configuration} of the Curator client for distributed locks. Backs off when the
  * application defines its own {@link CuratorFramework}, for example through Spring Cloud
  * Zookeeper.
+ * <p>
+ * The client stays quiet while ZooKeeper is out of reach, since zklock reports an outage
+ * in one line and its end in another: it resolves the servers' names through a
+ * {@link ServerNameResolvingZookeeperFactory}, which reports a name that does not resolve
+ * once, and it leaves Curator's ensemble tracker off. The tracker follows dynamic
+ * reconfigurations of the ensemble by reading its configuration as soon as the client
+ * starts, a background operation that Curator gives up on, with an error and a stack
+ * trace, when ZooKeeper is unreachable at start-up; it also replaces the connect string
+ * with the addresses the servers know themselves by. An application whose ensemble is
+ * reconfigured at run time turns it on with a {@link CuratorFrameworkBuilderCustomizer}
+ * that calls {@code ensembleTracker(true)}.
  */
 @AutoConfiguration(afterName = "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration")
 @ConditionalOnClass(CuratorFramework.class)
@@ -53,7 +64,9 @@ public final class ZooKeeperAutoConfiguration {
 			.connectString(connectionDetails.getConnectString())
 			.sessionTimeoutMs(millis("session-timeout", properties.getSessionTimeout()))
 			.connectionTimeoutMs(millis("connection-timeout", properties.getConnectionTimeout()))
-			.retryPolicy(retryPolicy(properties.getRetry()));
+			.retryPolicy(retryPolicy(properties.getRetry()))
+			.zookeeperFactory(new ServerNameResolvingZookeeperFactory())
+			.ensembleTracker(false);
 		if (StringUtils.hasText(properties.getNamespace())) {
 			builder.namespace(namespace(properties.getNamespace()));
 		}
