@@ -36,6 +36,20 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 			"io.dropwizard.metrics:metrics-core", "org.xerial.snappy.SnappyInputStream",
 			"org.xerial.snappy:snappy-java");
 
+	/**
+	 * The system property that ZooKeeper reads its limit of connections from, for every
+	 * server of the JVM; the server's {@code maxCnxns} setting only sets it.
+	 */
+	private static final String MAX_CONNECTIONS_PROPERTY = "zookeeper.maxCnxns";
+
+	/**
+	 * The server's limit of connections. ZooKeeper warns at every start of a server
+	 * without one (0, its default, is no limit); the limit of connections from one
+	 * address (60) binds first anyway on a server that only 127.0.0.1 reaches. High,
+	 * since the other ZooKeeper servers of the JVM, a test's for example, get it too.
+	 */
+	static final int MAX_CONNECTIONS = 1000;
+
 	private final Path workDirectory;
 
 	private final ZooKeeperServerEmbedded server;
@@ -60,9 +74,9 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 		configuration.setProperty("clientPortAddress", "127.0.0.1");
 		configuration.setProperty("dataDir", data.toAbsolutePath().toString());
 		configuration.setProperty("tickTime", "2000");
-		// No limit on connections, as by default, said explicitly so that the server does
-		// not warn
-		configuration.setProperty("maxCnxns", "0");
+		if (System.getProperty(MAX_CONNECTIONS_PROPERTY) == null) {
+			configuration.setProperty("maxCnxns", Integer.toString(MAX_CONNECTIONS));
+		}
 		configuration.setProperty("admin.enableServer", "false");
 		this.server = ZooKeeperServerEmbedded.builder()
 			.baseDir(this.workDirectory)

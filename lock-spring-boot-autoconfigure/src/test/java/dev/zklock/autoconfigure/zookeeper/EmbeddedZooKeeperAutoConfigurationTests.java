@@ -6,13 +6,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.zklock.LockTemplate;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -54,6 +60,30 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 				assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 				assertThat(client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs()).isEqualTo(30_000);
 			});
+	}
+
+	@Test
+	void serverHasALimitOfConnectionsSoZooKeeperDoesNotWarnThatItHasNone() {
+		Logger logger = (Logger) LoggerFactory.getLogger(ServerCnxnFactory.class);
+		Level level = logger.getLevel();
+		ListAppender<ILoggingEvent> events = new ListAppender<>();
+		events.start();
+		logger.addAppender(events);
+		logger.setLevel(Level.INFO);
+		try {
+			this.contextRunner
+				.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
+						"distributed-lock.zookeeper.embedded.port=0")
+				.run((context) -> assertThat(context).hasSingleBean(EmbeddedZooKeeperServer.class));
+		}
+		finally {
+			logger.setLevel(level);
+			logger.detachAppender(events);
+		}
+		assertThat(events.list).extracting(ILoggingEvent::getFormattedMessage)
+			.contains("maxCnxns configured value is " + EmbeddedZooKeeperServer.MAX_CONNECTIONS + ".")
+			.noneMatch((message) -> message.contains("not configured"));
+		assertThat(events.list).extracting(ILoggingEvent::getLevel).doesNotContain(Level.WARN);
 	}
 
 	@Test
