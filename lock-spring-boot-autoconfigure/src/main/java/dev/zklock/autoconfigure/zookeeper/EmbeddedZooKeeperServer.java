@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -50,6 +51,11 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 	 */
 	static final int MAX_CONNECTIONS = 1000;
 
+	/**
+	 * The dependency that brings the server and the classes it needs.
+	 */
+	static final String DEPENDENCY = "dev.zklock:lock-embedded-zookeeper";
+
 	private final Path workDirectory;
 
 	private final ZooKeeperServerEmbedded server;
@@ -61,6 +67,8 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 	 * @param port the client port on 127.0.0.1, or 0 for a free port
 	 * @param dataDirectory the directory of the server's data, kept across restarts, or
 	 * {@code null} for a temporary directory that is deleted on {@link #close()}
+	 * @throws IllegalStateException if jars that the server needs are missing from the
+	 * class path (it names them all), or the port is in use
 	 * @throws Exception if the server could not start
 	 */
 	public EmbeddedZooKeeperServer(int port, @Nullable Path dataDirectory) throws Exception {
@@ -98,13 +106,15 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 	}
 
 	private static void checkRequiredClasses() {
-		REQUIRED_CLASSES.forEach((className, artifact) -> {
-			if (!ClassUtils.isPresent(className, null)) {
-				throw new IllegalStateException(
-						"The embedded ZooKeeper server " + "(distributed-lock.zookeeper.embedded.enabled=true) needs "
-								+ artifact + " on the class path: add it as a runtime dependency");
-			}
-		});
+		List<String> missing = REQUIRED_CLASSES.entrySet()
+			.stream()
+			.filter((required) -> !ClassUtils.isPresent(required.getKey(), null))
+			.map(Map.Entry::getValue)
+			.sorted()
+			.toList();
+		if (!missing.isEmpty()) {
+			throw new MissingEmbeddedServerDependenciesException(missing);
+		}
 	}
 
 	private static void checkPortIsFree(int port) throws IOException {

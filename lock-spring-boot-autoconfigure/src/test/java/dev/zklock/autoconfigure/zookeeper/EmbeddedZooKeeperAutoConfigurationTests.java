@@ -1,9 +1,11 @@
 package dev.zklock.autoconfigure.zookeeper;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import ch.qos.logback.classic.Level;
@@ -21,8 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.io.FileSystemResource;
+import org.springframework.core.io.support.PropertiesLoaderUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -101,14 +107,45 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 	}
 
 	@Test
-	void missingServerDependencyFailsStartUpNamingTheArtifact() {
-		this.contextRunner.withClassLoader(new FilteredClassLoader("org.xerial.snappy"))
+	void missingServerDependenciesFailStartUpOnceNamingEveryArtifactAndTheDependencyToAdd() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("com.codahale.metrics", "org.xerial.snappy"))
 			.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
 					"distributed-lock.zookeeper.embedded.port=0")
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				assertThat(context.getStartupFailure()).hasMessageContaining("org.xerial.snappy:snappy-java");
+				FailureAnalysis analysis = new MissingEmbeddedServerDependenciesFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis).isNotNull();
+				assertThat(analysis.getDescription()).contains("distributed-lock.zookeeper.embedded.enabled=true")
+					.contains("io.dropwizard.metrics:metrics-core and org.xerial.snappy:snappy-java");
+				assertThat(analysis.getAction()).contains("""
+						    <dependency>
+						        <groupId>dev.zklock</groupId>
+						        <artifactId>lock-embedded-zookeeper</artifactId>
+						    </dependency>
+						""").contains("'distributed-lock.zookeeper.connect-string'");
 			});
+	}
+
+	@Test
+	void oneMissingServerDependencyIsNamedAlone() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.xerial.snappy"))
+			.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
+					"distributed-lock.zookeeper.embedded.port=0")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOfSatisfying(MissingEmbeddedServerDependenciesException.class,
+						(missing) -> assertThat(missing.getArtifacts())
+							.containsExactly("org.xerial.snappy:snappy-java"))
+				.hasMessageContaining("dev.zklock:lock-embedded-zookeeper"));
+	}
+
+	@Test
+	void failureAnalyzerIsRegisteredForSpringBootToReport() throws IOException {
+		Properties factories = PropertiesLoaderUtils.loadProperties(
+				new FileSystemResource(Path.of("src", "main", "resources", "META-INF", "spring.factories")));
+		assertThat(factories.getProperty(FailureAnalyzer.class.getName()).split(","))
+			.contains(MissingEmbeddedServerDependenciesFailureAnalyzer.class.getName());
 	}
 
 	@Test
