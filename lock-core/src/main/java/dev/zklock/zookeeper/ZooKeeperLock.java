@@ -15,7 +15,9 @@ import dev.zklock.LockTimeoutException;
  * {@code java.util.concurrent}. It shares its registry's holds with
  * {@code @DistributedLock} and {@link dev.zklock.LockTemplate}, so a thread re-enters the
  * key through any of them. Every view of a key that its registry hands out is the same
- * lock: a thread may lock through one view and unlock through another. Like
+ * lock: a thread may lock through one view and unlock through another, and the views of a
+ * key from one registry are {@link #equals(Object) equal}, so that a key's lock is one
+ * element of a set or one key of a map however often it was obtained. Like
  * {@code ReentrantLock}, it must be unlocked by the thread that locked it, once per lock.
  * {@link #handle()} gives the holding thread its fencing token and the lock's validity.
  *
@@ -196,6 +198,27 @@ public final class ZooKeeperLock implements Lock {
 	 */
 	private void hold(AcquiredLock acquired) {
 		acquired.entry().addViewAcquisition(Thread.currentThread(), acquired);
+	}
+
+	/**
+	 * Whether the other object is a view of the same lock: of the same key, from the same
+	 * registry.
+	 * @param other the object to compare with
+	 * @return whether both are views of one lock
+	 */
+	@Override
+	public boolean equals(Object other) {
+		return (other instanceof ZooKeeperLock that) && this.registry == that.registry && this.key.equals(that.key);
+	}
+
+	/**
+	 * A hash code consistent with {@link #equals(Object)}: the same for every view of a
+	 * key from one registry.
+	 * @return the hash code
+	 */
+	@Override
+	public int hashCode() {
+		return 31 * System.identityHashCode(this.registry) + this.key.hashCode();
 	}
 
 	@Override

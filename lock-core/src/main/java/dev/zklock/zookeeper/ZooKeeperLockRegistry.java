@@ -147,7 +147,8 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * shares this registry's holds, so a thread that holds the key through the annotation
 	 * or the template re-enters it through the view, and the other way round. All views
 	 * of a key behave as one lock: a thread may unlock through any of them what it locked
-	 * through another.
+	 * through another. They are {@link ZooKeeperLock#equals(Object) equal} too, whereas
+	 * views of other keys or of another registry are not.
 	 * @param key the lock key
 	 * @return the lock view; cheap, so obtain one where it is needed
 	 */

@@ -2,6 +2,9 @@ package dev.zklock.zookeeper;
 
 import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -151,6 +154,18 @@ class ZooKeeperLockTests {
 		unlocked.unlock();
 		assertFreeForOtherProcess("view");
 		assertThat(this.registry.keysInUse()).isZero();
+	}
+
+	@Test
+	void viewsOfAKeyFromOneRegistryAreEqualAndViewsOfOtherKeysOrRegistriesAreNot() {
+		ZooKeeperLock view = this.registry.obtain("view");
+		assertThat(this.registry.obtain("view")).isEqualTo(view).hasSameHashCodeAs(view);
+		assertThat(this.registry.obtain("other")).isNotEqualTo(view);
+		assertThat(this.otherProcess.obtain("view")).isNotEqualTo(view);
+		assertThat(new HashSet<>(List.of(view, this.registry.obtain("view"), this.registry.obtain("other"))))
+			.hasSize(2);
+		assertThat(Map.of(view, "held").get(this.registry.obtain("view"))).isEqualTo("held");
+		assertThat(view).hasToString("ZooKeeperLock[key=view]");
 	}
 
 	@Test

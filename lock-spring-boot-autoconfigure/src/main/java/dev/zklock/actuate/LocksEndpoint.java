@@ -70,6 +70,10 @@ public class LocksEndpoint {
 		return queue(String.join("/", key));
 	}
 
+	String pathOf(String key) {
+		return this.registry.pathOf(key);
+	}
+
 	private KeyDescriptor queue(String key) {
 		if (!StringUtils.hasText(key)) {
 			String problem = "Lock key must not be empty or blank, but was '" + key + "'";

@@ -57,7 +57,8 @@ sealed interface LockFailureResponse {
 			chosen.add("failureHandler = \"" + annotation.failureHandler() + "\"");
 		}
 		if (chosen.size() > 1) {
-			throw invalid(method, "chooses " + String.join(" and ", chosen) + "; choose one");
+			throw invalid(method, String.join(", ", chosen), "chooses " + String.join(" and ", chosen) + "; choose one",
+					"Keep one of onFailure, fallback and failureHandler.");
 		}
 		LockedResult result = LockedResult.of(method);
 		if (annotation.onFailure() == OnLockFailure.SKIP) {
@@ -72,8 +73,9 @@ sealed interface LockFailureResponse {
 		return new Rethrow(result);
 	}
 
-	private static IllegalStateException invalid(Method method, String problem) {
-		return new IllegalStateException("@DistributedLock on " + LockSpecSource.describe(method) + " " + problem);
+	private static InvalidLockAnnotationException invalid(Method method, String attribute, String problem, String fix) {
+		return LockSpecSource.invalid(method, attribute,
+				"@DistributedLock on " + LockSpecSource.describe(method) + " " + problem, fix, null);
 	}
 
 	/**
@@ -107,8 +109,11 @@ sealed interface LockFailureResponse {
 		static Skip of(Method method, LockedResult result) {
 			Class<?> returnType = method.getReturnType();
 			if (returnType.isPrimitive() && returnType != void.class) {
-				throw invalid(method, "cannot skip on failure: it returns a " + returnType
-						+ ", which has no empty value; return a wrapper type or use a fallback");
+				throw invalid(method, "onFailure",
+						"cannot skip on failure: it returns a " + returnType
+								+ ", which has no empty value; return a wrapper type or use a fallback",
+						"Return a wrapper type (Integer rather than int) or an Optional, or name a fallback method "
+								+ "instead of onFailure = SKIP.");
 			}
 			return new Skip(result, (returnType == Optional.class) ? Optional.empty() : null);
 		}
@@ -139,10 +144,12 @@ sealed interface LockFailureResponse {
 			for (Method candidate : ReflectionUtils.getUniqueDeclaredMethods(targetClass)) {
 				if (candidate.getName().equals(name) && takesArgumentsOf(candidate, parameters)) {
 					if (!returnsWhatIsExpected(candidate, annotated)) {
-						throw invalid(annotated,
+						throw invalid(annotated, "fallback",
 								"names fallback " + LockSpecSource.describe(candidate) + ", which returns "
 										+ candidate.getReturnType().getName() + " where "
-										+ annotated.getReturnType().getName() + " is expected");
+										+ annotated.getReturnType().getName() + " is expected",
+								"Declare the fallback method in the annotated method's class, with its parameters (optionally "
+										+ "followed by a LockException) and its return type, or correct the name.");
 					}
 					ReflectionUtils.makeAccessible(candidate);
 					return new Fallback(candidate, candidate.getParameterCount() > parameters.length);
@@ -152,10 +159,12 @@ sealed interface LockFailureResponse {
 				.map(Class::getSimpleName)
 				.reduce((a, b) -> a + ", " + b)
 				.orElse("");
-			throw invalid(annotated,
+			throw invalid(annotated, "fallback",
 					"names fallback '" + name + "', but " + targetClass.getName() + " has no method " + name + "("
 							+ expected + ") or " + name + "(" + expected + (expected.isEmpty() ? "" : ", ")
-							+ "LockException)");
+							+ "LockException)",
+					"Declare the fallback method in the annotated method's class, with its parameters (optionally "
+							+ "followed by a LockException) and its return type, or correct the name.");
 		}
 
 		private static boolean takesArgumentsOf(Method candidate, Class<?>[] parameters) {
@@ -202,11 +211,14 @@ sealed interface LockFailureResponse {
 
 		static Handler of(String beanName, Method method, @Nullable BeanFactory beanFactory) {
 			if (beanFactory == null || !beanFactory.containsBean(beanName)) {
-				throw invalid(method, "names failureHandler '" + beanName + "', but there is no such bean");
+				throw invalid(method, "failureHandler",
+						"names failureHandler '" + beanName + "', but there is no such bean",
+						"Name a bean that implements " + LockFailureHandler.class.getName() + ".");
 			}
 			if (!beanFactory.isTypeMatch(beanName, LockFailureHandler.class)) {
-				throw invalid(method, "names failureHandler '" + beanName + "', which is not a "
-						+ LockFailureHandler.class.getName());
+				throw invalid(method, "failureHandler",
+						"names failureHandler '" + beanName + "', which is not a " + LockFailureHandler.class.getName(),
+						"Name a bean that implements " + LockFailureHandler.class.getName() + ".");
 			}
 			return new Handler(beanName, beanFactory);
 		}

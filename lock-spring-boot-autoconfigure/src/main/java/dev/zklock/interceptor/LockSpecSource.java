@@ -38,6 +38,9 @@ import org.springframework.util.StringValueResolver;
  */
 final class LockSpecSource {
 
+	private static final String DURATION_FIX = "Write a duration that is not negative, such as '500ms', '5s' or "
+			+ "'PT5S', or a ${...} placeholder that resolves to one; leave it empty for the default.";
+
 	private final ExpressionParser parser = new SpelExpressionParser();
 
 	private final Map<MethodClassKey, Optional<LockSpec>> specs = new ConcurrentHashMap<>(64);
@@ -74,9 +77,12 @@ final class LockSpecSource {
 		}
 		if (Modifier.isPrivate(method.getModifiers()) || Modifier.isFinal(method.getModifiers())
 				|| Modifier.isStatic(method.getModifiers())) {
-			throw new IllegalStateException("@DistributedLock on " + describe(method)
-					+ " cannot apply: a proxy cannot intercept a private, final or static method, so the method "
-					+ "would run without its lock");
+			throw invalid(method, "the method's modifiers",
+					"@DistributedLock on " + describe(method) + " cannot apply: a proxy cannot intercept a private, "
+							+ "final or static method, so the method would run without its lock",
+					"Make the method neither private, final nor static, so that the proxy intercepts it, or lock "
+							+ "inside it with LockTemplate.",
+					null);
 		}
 		Expression key = parseKey(annotation.key(), method);
 		Set<String> variables = variablesOf(key);
@@ -96,8 +102,10 @@ final class LockSpecSource {
 					? this.embeddedValueResolver.resolveStringValue(annotation.name()) : annotation.name();
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("@DistributedLock name '" + annotation.name() + "' on " + describe(method)
-					+ " does not resolve: " + ex.getMessage(), ex);
+			throw invalid(method, "name",
+					"@DistributedLock name '" + annotation.name() + "' on " + describe(method) + " does not resolve: "
+							+ ex.getMessage(),
+					"Define the placeholder's property, or give it a default: ${property:default}.", ex);
 		}
 		if (StringUtils.hasText(name)) {
 			return name.trim();
@@ -109,14 +117,20 @@ final class LockSpecSource {
 
 	private Expression parseKey(String key, Method method) {
 		if (!StringUtils.hasText(key)) {
-			throw new IllegalStateException("@DistributedLock on " + describe(method) + " has an empty key expression");
+			throw invalid(method, "key", "@DistributedLock on " + describe(method) + " has an empty key expression",
+					"Set key to a SpEL expression over the method's parameters, such as key = \"'order:' + #orderId\".",
+					null);
 		}
 		try {
 			return this.parser.parseExpression(key);
 		}
 		catch (ParseException ex) {
-			throw new IllegalStateException("@DistributedLock key expression '" + key + "' on " + describe(method)
-					+ " does not parse: " + ex.getMessage(), ex);
+			throw invalid(method, "key",
+					"@DistributedLock key expression '" + key + "' on " + describe(method) + " does not parse: "
+							+ ex.getMessage(),
+					"Correct the SpEL expression: quote literal text ('order:') and refer to parameters as #name or "
+							+ "#p0, such as key = \"'order:' + #orderId\".",
+					ex);
 		}
 	}
 
@@ -150,24 +164,30 @@ final class LockSpecSource {
 		}
 		for (String variable : variables) {
 			if (!parameters.contains(variable)) {
-				throw new IllegalStateException("@DistributedLock key expression '" + key.getExpressionString()
-						+ "' on " + describe(method) + " refers to '#" + variable + "', which is not a parameter"
-						+ ((names != null) ? " (parameters: " + String.join(", ", names) + ")"
-								: "; parameter names are not available, so compile with '-parameters' or refer "
-										+ "to parameters as #p0, #p1, ..."));
+				throw invalid(method, "key",
+						"@DistributedLock key expression '" + key.getExpressionString() + "' on " + describe(method)
+								+ " refers to '#" + variable + "', which is not a parameter"
+								+ ((names != null) ? " (parameters: " + String.join(", ", names) + ")"
+										: "; parameter names are not available, so compile with '-parameters' or refer "
+												+ "to parameters as #p0, #p1, ..."),
+						"Refer only to the method's parameters: by name (compile with '-parameters') or as #p0, #p1, "
+								+ "...; reach beans as @beanName.",
+						null);
 			}
 		}
 	}
 
 	private static void checkPermits(DistributedLock annotation, Method method) {
 		if (annotation.permits() < 1) {
-			throw new IllegalStateException("@DistributedLock on " + describe(method) + " asks for "
-					+ annotation.permits() + " permits; a semaphore needs at least 1");
+			throw invalid(method, "permits", "@DistributedLock on " + describe(method) + " asks for "
+					+ annotation.permits() + " permits; a semaphore needs at least 1", "Set permits to 1 or more.",
+					null);
 		}
 		if (annotation.permits() != 1 && annotation.type() != LockType.SEMAPHORE) {
-			throw new IllegalStateException(
+			throw invalid(method, "permits",
 					"@DistributedLock on " + describe(method) + " asks for " + annotation.permits() + " permits of a "
-							+ annotation.type() + " lock; permits apply to type = SEMAPHORE only");
+							+ annotation.type() + " lock; permits apply to type = SEMAPHORE only",
+					"Remove permits, or set type = LockType.SEMAPHORE.", null);
 		}
 	}
 
@@ -186,13 +206,19 @@ final class LockSpecSource {
 			duration = DurationStyle.detectAndParse(resolved.trim());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException(
-					description + " is not a duration such as '500ms', '5s' or 'PT5S': " + ex.getMessage(), ex);
+			throw invalid(method, attribute,
+					description + " is not a duration such as '500ms', '5s' or 'PT5S': " + ex.getMessage(),
+					DURATION_FIX, ex);
 		}
 		if (duration.isNegative()) {
-			throw new IllegalStateException(description + " must not be negative");
+			throw invalid(method, attribute, description + " must not be negative", DURATION_FIX, null);
 		}
 		return duration;
+	}
+
+	static InvalidLockAnnotationException invalid(Method method, String attribute, String message, String fix,
+			@Nullable Throwable cause) {
+		return new InvalidLockAnnotationException(describe(method), attribute, message, fix, cause);
 	}
 
 	static String describe(Method method) {

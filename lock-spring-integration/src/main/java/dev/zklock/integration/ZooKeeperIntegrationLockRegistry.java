@@ -77,7 +77,7 @@ public class ZooKeeperIntegrationLockRegistry implements LockRegistry<ZooKeeperL
 	/**
 	 * The {@link ZooKeeperLock} view of the key's exclusive lock. Every view of a key is
 	 * the same lock, also the views that {@link ZooKeeperLockRegistry#obtain(String)}
-	 * hands out.
+	 * hands out, and they are equal, so a map or a set keeps a key's lock once.
 	 * @param lockKey the key: its {@code toString()}, which must not be blank, is the
 	 * zklock key
 	 * @return the lock

@@ -3,7 +3,9 @@ package dev.zklock.integration;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -11,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Lock;
 
 import dev.zklock.LockHandle;
 import dev.zklock.LockTimeoutException;
@@ -24,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -66,6 +70,19 @@ class ZooKeeperIntegrationLockRegistryTests {
 		assertThat(this.otherProcess.obtain("views").tryLock()).isFalse();
 		this.registry.obtain("views").unlock();
 		assertFreeForOtherProcess("views");
+	}
+
+	@Test
+	void locksObtainedForAKeyAreEqualSoCollectionsKeepThemOnce() {
+		Lock lock = this.registry.obtain("views");
+		assertThat(this.registry.obtain("views")).isEqualTo(lock).hasSameHashCodeAs(lock);
+		assertThat(this.zklock.obtain("views")).isEqualTo(lock);
+		assertThat(this.registry.obtain("other")).isNotEqualTo(lock);
+		assertThat(this.otherProcess.obtain("views")).isNotEqualTo(lock);
+		Map<Lock, String> owners = new HashMap<>();
+		owners.put(lock, "first");
+		owners.put(this.registry.obtain("views"), "second");
+		assertThat(owners).containsOnly(entry(lock, "second"));
 	}
 
 	@Test

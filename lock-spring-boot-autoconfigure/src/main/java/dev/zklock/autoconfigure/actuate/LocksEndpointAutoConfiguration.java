@@ -1,10 +1,12 @@
 package dev.zklock.autoconfigure.actuate;
 
 import dev.zklock.actuate.LocksEndpoint;
+import dev.zklock.actuate.LocksEndpointWebExtension;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -33,6 +35,13 @@ public final class LocksEndpointAutoConfiguration {
 		@ConditionalOnMissingBean
 		LocksEndpoint locksEndpoint(ZooKeeperLockRegistry zooKeeperLockRegistry) {
 			return new LocksEndpoint(zooKeeperLockRegistry);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnAvailableEndpoint(endpoint = LocksEndpoint.class, exposure = EndpointExposure.WEB)
+		LocksEndpointWebExtension locksEndpointWebExtension(LocksEndpoint locksEndpoint) {
+			return new LocksEndpointWebExtension(locksEndpoint);
 		}
 
 	}

@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -36,6 +37,25 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 			"io.dropwizard.metrics:metrics-core", "org.xerial.snappy.SnappyInputStream",
 			"org.xerial.snappy:snappy-java");
 
+	/**
+	 * The system property that ZooKeeper reads its limit of connections from, for every
+	 * server of the JVM; the server's {@code maxCnxns} setting only sets it.
+	 */
+	private static final String MAX_CONNECTIONS_PROPERTY = "zookeeper.maxCnxns";
+
+	/**
+	 * The server's limit of connections. ZooKeeper warns at every start of a server
+	 * without one (0, its default, is no limit); the limit of connections from one
+	 * address (60) binds first anyway on a server that only 127.0.0.1 reaches. High,
+	 * since the other ZooKeeper servers of the JVM, a test's for example, get it too.
+	 */
+	static final int MAX_CONNECTIONS = 1000;
+
+	/**
+	 * The dependency that brings the server and the classes it needs.
+	 */
+	static final String DEPENDENCY = "dev.zklock:lock-embedded-zookeeper";
+
 	private final Path workDirectory;
 
 	private final ZooKeeperServerEmbedded server;
@@ -47,6 +67,8 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 	 * @param port the client port on 127.0.0.1, or 0 for a free port
 	 * @param dataDirectory the directory of the server's data, kept across restarts, or
 	 * {@code null} for a temporary directory that is deleted on {@link #close()}
+	 * @throws IllegalStateException if jars that the server needs are missing from the
+	 * class path (it names them all), or the port is in use
 	 * @throws Exception if the server could not start
 	 */
 	public EmbeddedZooKeeperServer(int port, @Nullable Path dataDirectory) throws Exception {
@@ -60,9 +82,9 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 		configuration.setProperty("clientPortAddress", "127.0.0.1");
 		configuration.setProperty("dataDir", data.toAbsolutePath().toString());
 		configuration.setProperty("tickTime", "2000");
-		// No limit on connections, as by default, said explicitly so that the server does
-		// not warn
-		configuration.setProperty("maxCnxns", "0");
+		if (System.getProperty(MAX_CONNECTIONS_PROPERTY) == null) {
+			configuration.setProperty("maxCnxns", Integer.toString(MAX_CONNECTIONS));
+		}
 		configuration.setProperty("admin.enableServer", "false");
 		this.server = ZooKeeperServerEmbedded.builder()
 			.baseDir(this.workDirectory)
@@ -84,13 +106,15 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 	}
 
 	private static void checkRequiredClasses() {
-		REQUIRED_CLASSES.forEach((className, artifact) -> {
-			if (!ClassUtils.isPresent(className, null)) {
-				throw new IllegalStateException(
-						"The embedded ZooKeeper server " + "(distributed-lock.zookeeper.embedded.enabled=true) needs "
-								+ artifact + " on the class path: add it as a runtime dependency");
-			}
-		});
+		List<String> missing = REQUIRED_CLASSES.entrySet()
+			.stream()
+			.filter((required) -> !ClassUtils.isPresent(required.getKey(), null))
+			.map(Map.Entry::getValue)
+			.sorted()
+			.toList();
+		if (!missing.isEmpty()) {
+			throw new MissingEmbeddedServerDependenciesException(missing);
+		}
 	}
 
 	private static void checkPortIsFree(int port) throws IOException {

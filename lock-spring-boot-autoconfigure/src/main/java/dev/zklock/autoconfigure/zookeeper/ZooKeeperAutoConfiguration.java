@@ -12,9 +12,11 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 /**
@@ -52,8 +54,8 @@ public final class ZooKeeperAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ZooKeeperConnectionDetails zooKeeperConnectionDetails(ZooKeeperProperties properties) {
-		return new PropertiesZooKeeperConnectionDetails(properties);
+	ZooKeeperConnectionDetails zooKeeperConnectionDetails(ZooKeeperProperties properties, Environment environment) {
+		return new PropertiesZooKeeperConnectionDetails(properties, Binder.get(environment));
 	}
 
 	@Bean(destroyMethod = "close")

@@ -15,7 +15,7 @@ public class ZooKeeperProperties {
 
 	/**
 	 * Comma-separated host:port pairs of the ZooKeeper ensemble, such as
-	 * 'zk1:2181,zk2:2181,zk3:2181'.
+	 * 'zk1:2181,zk2:2181,zk3:2181'; a list of host:port pairs is joined with commas.
 	 */
 	private @Nullable String connectString;
 

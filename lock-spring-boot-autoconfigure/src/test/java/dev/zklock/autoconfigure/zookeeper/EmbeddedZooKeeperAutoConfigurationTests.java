@@ -1,22 +1,34 @@
 package dev.zklock.autoconfigure.zookeeper;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.zklock.LockTemplate;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.io.FileSystemResource;
+import org.springframework.core.io.support.PropertiesLoaderUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -57,6 +69,30 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 	}
 
 	@Test
+	void serverHasALimitOfConnectionsSoZooKeeperDoesNotWarnThatItHasNone() {
+		Logger logger = (Logger) LoggerFactory.getLogger(ServerCnxnFactory.class);
+		Level level = logger.getLevel();
+		ListAppender<ILoggingEvent> events = new ListAppender<>();
+		events.start();
+		logger.addAppender(events);
+		logger.setLevel(Level.INFO);
+		try {
+			this.contextRunner
+				.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
+						"distributed-lock.zookeeper.embedded.port=0")
+				.run((context) -> assertThat(context).hasSingleBean(EmbeddedZooKeeperServer.class));
+		}
+		finally {
+			logger.setLevel(level);
+			logger.detachAppender(events);
+		}
+		assertThat(events.list).extracting(ILoggingEvent::getFormattedMessage)
+			.contains("maxCnxns configured value is " + EmbeddedZooKeeperServer.MAX_CONNECTIONS + ".")
+			.noneMatch((message) -> message.contains("not configured"));
+		assertThat(events.list).extracting(ILoggingEvent::getLevel).doesNotContain(Level.WARN);
+	}
+
+	@Test
 	void fencingTokensKeepGrowingAcrossRestartsOnADataDirectory(@TempDir Path data) {
 		ApplicationContextRunner embedded = this.contextRunner.withPropertyValues(
 				"distributed-lock.zookeeper.embedded.enabled=true", "distributed-lock.zookeeper.embedded.port=0",
@@ -71,14 +107,45 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 	}
 
 	@Test
-	void missingServerDependencyFailsStartUpNamingTheArtifact() {
-		this.contextRunner.withClassLoader(new FilteredClassLoader("org.xerial.snappy"))
+	void missingServerDependenciesFailStartUpOnceNamingEveryArtifactAndTheDependencyToAdd() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("com.codahale.metrics", "org.xerial.snappy"))
 			.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
 					"distributed-lock.zookeeper.embedded.port=0")
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				assertThat(context.getStartupFailure()).hasMessageContaining("org.xerial.snappy:snappy-java");
+				FailureAnalysis analysis = new MissingEmbeddedServerDependenciesFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis).isNotNull();
+				assertThat(analysis.getDescription()).contains("distributed-lock.zookeeper.embedded.enabled=true")
+					.contains("io.dropwizard.metrics:metrics-core and org.xerial.snappy:snappy-java");
+				assertThat(analysis.getAction()).contains("""
+						    <dependency>
+						        <groupId>dev.zklock</groupId>
+						        <artifactId>lock-embedded-zookeeper</artifactId>
+						    </dependency>
+						""").contains("'distributed-lock.zookeeper.connect-string'");
 			});
+	}
+
+	@Test
+	void oneMissingServerDependencyIsNamedAlone() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.xerial.snappy"))
+			.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
+					"distributed-lock.zookeeper.embedded.port=0")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOfSatisfying(MissingEmbeddedServerDependenciesException.class,
+						(missing) -> assertThat(missing.getArtifacts())
+							.containsExactly("org.xerial.snappy:snappy-java"))
+				.hasMessageContaining("dev.zklock:lock-embedded-zookeeper"));
+	}
+
+	@Test
+	void failureAnalyzerIsRegisteredForSpringBootToReport() throws IOException {
+		Properties factories = PropertiesLoaderUtils.loadProperties(
+				new FileSystemResource(Path.of("src", "main", "resources", "META-INF", "spring.factories")));
+		assertThat(factories.getProperty(FailureAnalyzer.class.getName()).split(","))
+			.contains(MissingEmbeddedServerDependenciesFailureAnalyzer.class.getName());
 	}
 
 	@Test

@@ -95,6 +95,27 @@ class ZooKeeperAutoConfigurationTests {
 	}
 
 	@Test
+	void connectStringWrittenAsAListIsJoinedWithCommas() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.zookeeper.connect-string[0]=127.0.0.1:2181",
+					"distributed-lock.zookeeper.connect-string[1]=127.0.0.1:2182")
+			.run((context) -> assertThat(
+					context.getBean(CuratorFramework.class).getZookeeperClient().getCurrentConnectionString())
+				.isEqualTo("127.0.0.1:2181,127.0.0.1:2182"));
+	}
+
+	@Test
+	void badServerInAConnectStringListFailsStartUpNamingThePropertyAndTheJoinedList() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.zookeeper.connect-string[0]=127.0.0.1:2181",
+					"distributed-lock.zookeeper.connect-string[1]=zk2:notaport")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("distributed-lock.zookeeper.connect-string")
+				.hasMessageContaining("127.0.0.1:2181,zk2:notaport"));
+	}
+
+	@Test
 	void failsStartUpNamingThePropertyWhenNoEnsembleIsConfigured() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasFailed();
