@@ -53,7 +53,7 @@ class PlainJavaExampleTests {
 					(nodes) -> nodes.size() == 2);
 			assertThat(report).isNotDone();
 			elsewhere.release();
-			assertThat(report).succeedsWithin(Duration.ofSeconds(5))
+			assertThat(report).succeedsWithin(Duration.ofSeconds(30))
 				.asString()
 				.startsWith("report of " + DAY + ", token ")
 				.doesNotEndWith("token " + elsewhere.fencingToken());

@@ -36,7 +36,7 @@ abstract class AbstractLockRoundTripTests extends AbstractProxiedZooKeeperTests 
 		this.proxy.forgetRequests();
 		fault.run();
 		Future<AcquiredLock> acquisition = this.threads.submit(() -> registry.acquire(key, LONG_WAIT));
-		await().atMost(Duration.ofSeconds(3))
+		await().atMost(LONG_WAIT)
 			.until(this.proxy::requests,
 					(sent) -> sent.equals(List.of(ReplyHoldingProxy.CREATE2, ReplyHoldingProxy.GET_CHILDREN2)));
 		return acquisition;

@@ -34,7 +34,7 @@ class EnsembleFaultTests extends FaultRunTests {
 		ZooKeeperEnsemble ensemble = this.run.ensemble();
 		ZooKeeperServerProcess leader = ensemble.leader();
 		leader.kill();
-		Duration election = ensemble.awaitServing(Duration.ofSeconds(30));
+		Duration election = ensemble.awaitServing(Duration.ofSeconds(60));
 		ZooKeeperServerProcess newLeader = ensemble.leader();
 		this.run.report("killed leader %s; %s leads after %d ms", leader, newLeader, election.toMillis());
 		assertThat(newLeader).isNotSameAs(leader);
@@ -50,7 +50,7 @@ class EnsembleFaultTests extends FaultRunTests {
 		Thread.sleep(FaultWorker.SESSION_TIMEOUT.plusSeconds(2).toMillis());
 		ensemble.start();
 		long restartedAt = System.nanoTime();
-		Duration startup = ensemble.awaitServing(Duration.ofSeconds(30));
+		Duration startup = ensemble.awaitServing(Duration.ofSeconds(60));
 		this.run.report("ensemble stopped for %d ms (session timeout %d ms), serving again %d ms after the restart",
 				(restartedAt - stoppedAt) / 1_000_000, FaultWorker.SESSION_TIMEOUT.toMillis(), startup.toMillis());
 		this.run.faultsCleared();

@@ -68,7 +68,7 @@ final class FaultRun implements AutoCloseable {
 		FaultRun run = new FaultRun(name, directory, setup);
 		try {
 			run.ensemble.start();
-			run.ensemble.awaitServing(Duration.ofSeconds(30));
+			run.ensemble.awaitServing(Duration.ofSeconds(60));
 			for (int i = 1; i <= WORKERS; i++) {
 				run.workers.start((i == 1) ? setup.victimProperties() : List.of());
 			}

@@ -209,7 +209,7 @@ class PropertiesBadInputTests {
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> checking.getState() == Thread.State.TIMED_WAITING || !checking.isAlive());
 			client.start();
-			checking.join(Duration.ofSeconds(10).toMillis());
+			checking.join(Duration.ofSeconds(60).toMillis());
 			assertThat(failure).hasNullValue();
 			assertThat(checking.isAlive()).isFalse();
 		}

@@ -8,6 +8,7 @@ import dev.zklock.DistributedLock;
 import dev.zklock.LockHandle;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
+import dev.zklock.testsupport.LockApplications;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.jspecify.annotations.Nullable;
@@ -34,7 +35,8 @@ abstract class AbstractDistributedLockInterceptorTests {
 	final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
 				ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
-		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString())
+		.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString(),
+				"distributed-lock.startup.connection-wait=" + LockApplications.CONNECTION_WAIT)
 		.withUserConfiguration(LockedServicesConfiguration.class);
 
 	@BeforeAll

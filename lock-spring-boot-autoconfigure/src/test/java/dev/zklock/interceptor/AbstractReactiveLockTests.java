@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -49,14 +50,24 @@ abstract class AbstractReactiveLockTests {
 
 		private final AtomicInteger calls = new AtomicInteger();
 
+		private final Sinks.One<String> reportResult = Sinks.one();
+
 		int calls() {
 			return this.calls.get();
+		}
+
+		/**
+		 * Completes the result of {@link #report()}.
+		 * @param report the report
+		 */
+		void finishReport(String report) {
+			this.reportResult.tryEmitValue(report).orThrow();
 		}
 
 		@DistributedLock(key = "'report'")
 		Mono<String> report() {
 			this.calls.incrementAndGet();
-			return Mono.delay(Duration.ofMillis(1000)).map((tick) -> "report");
+			return this.reportResult.asMono();
 		}
 
 		@DistributedLock(key = "'report'", waitTime = "0")

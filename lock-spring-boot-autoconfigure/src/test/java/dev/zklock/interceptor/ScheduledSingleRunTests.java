@@ -83,7 +83,7 @@ class ScheduledSingleRunTests {
 			assertThatExceptionOfType(LockTimeoutException.class)
 				.isThrownBy(() -> otherProcess.acquire("export", Duration.ofMillis(200)));
 			exports.finish("exported");
-			assertThat(result.get(5, TimeUnit.SECONDS)).isEqualTo("exported");
+			assertThat(result.get(30, TimeUnit.SECONDS)).isEqualTo("exported");
 			otherProcess.acquire("export", Duration.ofSeconds(10)).release();
 		});
 	}

@@ -12,6 +12,13 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  */
 public final class LockApplications {
 
+	/**
+	 * How long an application waits for its first connection at start-up: a test's first
+	 * call, even one that tries once, then finds the client connected on a busy machine
+	 * too.
+	 */
+	public static final String CONNECTION_WAIT = "60s";
+
 	private LockApplications() {
 	}
 
@@ -25,7 +32,7 @@ public final class LockApplications {
 			.withConfiguration(
 					AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class))
 			.withPropertyValues("distributed-lock.zookeeper.connect-string=" + zookeeper.connectString(),
-					"distributed-lock.startup.connection-wait=10s");
+					"distributed-lock.startup.connection-wait=" + CONNECTION_WAIT);
 	}
 
 }

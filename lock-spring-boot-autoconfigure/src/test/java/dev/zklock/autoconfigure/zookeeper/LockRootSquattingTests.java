@@ -51,7 +51,7 @@ class LockRootSquattingTests {
 	private ApplicationContextRunner authenticated(String rootPath) {
 		return this.contextRunner.withPropertyValues(
 				"distributed-lock.zookeeper.connect-string=" + server.connectString(),
-				"distributed-lock.root-path=" + rootPath, "distributed-lock.startup.connection-wait=10s",
+				"distributed-lock.root-path=" + rootPath, "distributed-lock.startup.connection-wait=60s",
 				"distributed-lock.zookeeper.authentication.username=locks",
 				"distributed-lock.zookeeper.authentication.password=" + PASSWORD);
 	}

@@ -14,6 +14,7 @@ import ch.qos.logback.classic.Logger;
 import dev.zklock.LockTemplate;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.testsupport.LockApplications;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -56,7 +57,8 @@ class ZooKeeperDigestAuthenticationTests {
 				"distributed-lock.zookeeper.connect-string=" + server.connectString(),
 				"distributed-lock.root-path=" + rootPath,
 				"distributed-lock.zookeeper.authentication.username=" + username,
-				"distributed-lock.zookeeper.authentication.password=" + password);
+				"distributed-lock.zookeeper.authentication.password=" + password,
+				"distributed-lock.startup.connection-wait=" + LockApplications.CONNECTION_WAIT);
 	}
 
 	@Test

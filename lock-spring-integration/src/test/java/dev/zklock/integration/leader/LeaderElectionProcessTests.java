@@ -2,6 +2,7 @@ package dev.zklock.integration.leader;
 
 import java.time.Duration;
 
+import dev.zklock.testsupport.BusyMachine;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.QueuedLockNode;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
@@ -49,14 +50,14 @@ class LeaderElectionProcessTests {
 			long killedAt = System.nanoTime();
 			leader.kill();
 			long followerToken = ReportingCandidate
-				.tokenOf(follower.awaitLine("GRANTED ", SESSION_TIMEOUT.plus(Duration.ofSeconds(5))));
+				.tokenOf(follower.awaitLine("GRANTED ", SESSION_TIMEOUT.plus(BusyMachine.MARGIN)));
 			Duration takeOver = Duration.ofNanos(System.nanoTime() - killedAt);
 			System.out.println("The follower took over " + takeOver.toMillis() + " ms after the leader was killed "
 					+ "(session timeout " + SESSION_TIMEOUT.toMillis() + " ms)");
 			assertThat(followerToken).isGreaterThan(leaderToken);
 			assertThat(observer.queueOf(ROLE)).singleElement().satisfies((node) -> holds(node, follower.pid()));
 			assertThat(follower.stop(Duration.ofSeconds(30))).isZero();
-			follower.awaitLine("REVOKED", Duration.ofSeconds(10));
+			follower.awaitLine("REVOKED", BusyMachine.MARGIN);
 		}
 		finally {
 			observer.close();
