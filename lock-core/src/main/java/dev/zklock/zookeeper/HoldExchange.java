@@ -125,7 +125,7 @@ final class HoldExchange {
 			HolderIdentity holder, Duration waitTime, long deadline) throws Exception {
 		CohortTurn turn = null;
 		try {
-			turn = this.queueTurns.take(entry.queue, key, kind, holder, waitTime, deadline, this.lossDetector::pauses);
+			turn = this.queueTurns.take(entry.queue, key, kind, holder, waitTime, deadline, this.lossDetector);
 			if (turn == null) {
 				throw timeout(entry, key, waitTime, deadline);
 			}

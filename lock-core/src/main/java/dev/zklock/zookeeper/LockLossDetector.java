@@ -10,7 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 import dev.zklock.AbbreviatedKey;
 import org.slf4j.Logger;
@@ -61,6 +63,18 @@ final class LockLossDetector implements AutoCloseable {
 	private final AtomicLong doubts = new AtomicLong();
 
 	private final AtomicLong pauses = new AtomicLong();
+
+	private final ReentrantLock connectionLossLock = new ReentrantLock();
+
+	private final Condition connectionLossCounted = this.connectionLossLock.newCondition();
+
+	/**
+	 * The losses of the connection (suspended, read-only or lost) that Curator announced
+	 * to its listeners, guarded by {@link #connectionLossLock}. Curator's connection
+	 * state is updated before the announcement, so once a loss is counted here, the state
+	 * no longer reads as the connection from before it.
+	 */
+	private long connectionLosses;
 
 	private final ConnectionStateListener connectionStateListener = (source, state) -> connectionStateChanged(state);
 
@@ -191,6 +205,61 @@ final class LockLossDetector implements AutoCloseable {
 	}
 
 	/**
+	 * Counts the losses of the connection that Curator has announced so far. Read it
+	 * before sending a request, and pass it to {@link #awaitConnectionLossAfter} when the
+	 * request or a watch tells of a lost connection.
+	 * @return the number of connection losses announced so far
+	 */
+	long connectionLosses() {
+		this.connectionLossLock.lock();
+		try {
+			return this.connectionLosses;
+		}
+		finally {
+			this.connectionLossLock.unlock();
+		}
+	}
+
+	/**
+	 * Waits until Curator has announced a loss of the connection after the given count.
+	 * ZooKeeper tells a watch of a lost connection possibly before it tells Curator:
+	 * until Curator announced it, its connection state may still read as connected, and a
+	 * request sent then goes out into the outage, where Curator gives it up with an error
+	 * in the log.
+	 * @param seen the {@link #connectionLosses() count} read before the request was sent
+	 * @param timeoutNanos the longest wait
+	 * @return whether a loss was announced in time
+	 * @throws InterruptedException if the thread is interrupted
+	 */
+	boolean awaitConnectionLossAfter(long seen, long timeoutNanos) throws InterruptedException {
+		long remaining = timeoutNanos;
+		this.connectionLossLock.lock();
+		try {
+			while (this.connectionLosses == seen) {
+				if (remaining <= 0) {
+					return false;
+				}
+				remaining = this.connectionLossCounted.awaitNanos(remaining);
+			}
+			return true;
+		}
+		finally {
+			this.connectionLossLock.unlock();
+		}
+	}
+
+	private void countConnectionLoss() {
+		this.connectionLossLock.lock();
+		try {
+			this.connectionLosses++;
+			this.connectionLossCounted.signalAll();
+		}
+		finally {
+			this.connectionLossLock.unlock();
+		}
+	}
+
+	/**
 	 * The session of this client's connection.
 	 * @return the session id, or {@code 0} while there is none
 	 */
@@ -206,8 +275,14 @@ final class LockLossDetector implements AutoCloseable {
 	private void connectionStateChanged(ConnectionState state) {
 		this.outageLog.stateChanged(state);
 		switch (state) {
-			case SUSPENDED, READ_ONLY -> becameUncertain("the connection to ZooKeeper was suspended");
-			case LOST -> loseAll("the ZooKeeper session was lost");
+			case SUSPENDED, READ_ONLY -> {
+				countConnectionLoss();
+				becameUncertain("the connection to ZooKeeper was suspended");
+			}
+			case LOST -> {
+				countConnectionLoss();
+				loseAll("the ZooKeeper session was lost");
+			}
 			case CONNECTED, RECONNECTED -> reconnected();
 		}
 	}

@@ -65,8 +65,8 @@ final class QueueTurns {
 	 * @param holder who asks
 	 * @param waitTime the wait time, for messages
 	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
-	 * @param pauses counts the pauses of this process (see
-	 * {@link LockLossDetector#pauses()})
+	 * @param lossDetector counts the pauses of this process (see
+	 * {@link LockLossDetector#pauses()}) and the losses of the connection
 	 * @return the turn of the node, with the pause count read before ZooKeeper showed it,
 	 * or {@code null} if other holders kept the lock
 	 * @throws LockAcquisitionException if ZooKeeper was not reachable or did not answer
@@ -74,12 +74,14 @@ final class QueueTurns {
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
 	@Nullable CohortTurn take(LockQueue queue, String key, LockNodeKind kind, HolderIdentity holder, Duration waitTime,
-			long deadline, LongSupplier pauses) throws Exception {
+			long deadline, LockLossDetector lossDetector) throws Exception {
+		LongSupplier pauses = lossDetector::pauses;
 		Outage outage = new Outage();
 		long turnDeadline = awaitConnection(key, deadline, outage);
 		QueuedNode node = null;
 		try {
 			while (true) {
+				long connectionLossesSeen = lossDetector.connectionLosses();
 				try {
 					if (!isConnected()) {
 						throw new KeeperException.ConnectionLossException();
@@ -109,7 +111,7 @@ final class QueueTurns {
 					if (!isConnectionFault(ex)) {
 						throw ex;
 					}
-					awaitReconnection(key, waitTime, turnDeadline, outage, ex);
+					awaitReconnection(key, waitTime, turnDeadline, outage, ex, lossDetector, connectionLossesSeen);
 					if (node != null && node.sessionId() != currentSessionId()) {
 						logger.debug(
 								"The ZooKeeper session that queued for '{}' ended during an outage; queueing again",
@@ -164,14 +166,20 @@ final class QueueTurns {
 
 	/**
 	 * Waits, sending nothing, until the client is connected again, or the deadline
-	 * passes.
+	 * passes. A watch may learn of the lost connection before Curator does, so the wait
+	 * first lets Curator announce the loss (up to the connection timeout, as a fault that
+	 * came with no loss of the connection is announced never): until then its connection
+	 * state may still read as connected.
 	 * @throws LockAcquisitionException if the deadline passed first, naming how long of
 	 * the wait time ZooKeeper could not be reached
 	 */
-	private void awaitReconnection(String key, Duration waitTime, long deadline, Outage outage, KeeperException fault)
-			throws InterruptedException {
+	private void awaitReconnection(String key, Duration waitTime, long deadline, Outage outage, KeeperException fault,
+			LockLossDetector lossDetector, long connectionLossesSeen) throws InterruptedException {
 		long noticed = System.nanoTime();
 		try {
+			long catchUp = Math.min(deadline - noticed,
+					TimeUnit.MILLISECONDS.toNanos(this.client.getZookeeperClient().getConnectionTimeoutMs()));
+			lossDetector.awaitConnectionLossAfter(connectionLossesSeen, catchUp);
 			while (!isConnected()) {
 				long remaining = deadline - System.nanoTime();
 				if (remaining <= 0) {

@@ -95,7 +95,7 @@ class HandOffDoubtTests {
 		QueueTurns queueTurns = new QueueTurns(this.client);
 		CohortTurn turn = queueTurns.take(this.entry.queue, "hot", LockNodeKind.EXCLUSIVE,
 				HolderIdentity.current("doubts", true), LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(),
-				this.detector::pauses);
+				this.detector);
 		assertThat(this.detector.unpausedSince(turn.checkedAt())).isTrue();
 		pauseLongerThanHalfTheSessionTimeout();
 		assertThat(this.detector.unpausedSince(turn.checkedAt())).isFalse();
