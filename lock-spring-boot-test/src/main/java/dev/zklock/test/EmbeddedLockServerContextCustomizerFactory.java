@@ -10,9 +10,8 @@ import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.TestContextAnnotationUtils;
 
 /**
- * Gives the application context of a test class annotated with
- * {@link EmbeddedLockServer} (or enclosed in one) its server; registered in
- * {@code META-INF/spring.factories}.
+ * Gives the application context of a test class annotated with {@link EmbeddedLockServer}
+ * (or enclosed in one) its server; registered in {@code META-INF/spring.factories}.
  */
 class EmbeddedLockServerContextCustomizerFactory implements ContextCustomizerFactory {
 

@@ -87,8 +87,8 @@ public final class LockAssertions {
 		List<LockActivity> ofKey = held.stream().filter((lock) -> lock.key().equals(key)).toList();
 		String expected = "Expected thread '" + thread.getName() + "' to hold the lock of '" + key + "'";
 		if (ofKey.isEmpty()) {
-			throw new AssertionError(expected + ((type != null) ? " as " + type : "") + ", but it holds "
-					+ describe(held));
+			throw new AssertionError(
+					expected + ((type != null) ? " as " + type : "") + ", but it holds " + describe(held));
 		}
 		if (type != null && ofKey.stream().noneMatch((lock) -> lock.type().equals(nameOf(type)))) {
 			throw new AssertionError(expected + " as " + type + ", but it holds it as "

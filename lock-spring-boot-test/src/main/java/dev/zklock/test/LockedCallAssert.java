@@ -52,7 +52,8 @@ public final class LockedCallAssert {
 	 * @throws AssertionError if the call held the key's lock only as other types, naming
 	 * them
 	 * @throws IllegalArgumentException if the type is {@code null}
-	 * @throws IllegalStateException if {@link #ranUnderLock(String)} was not called before
+	 * @throws IllegalStateException if {@link #ranUnderLock(String)} was not called
+	 * before
 	 */
 	public LockedCallAssert ofType(LockType type) {
 		if (type == null) {
@@ -60,7 +61,8 @@ public final class LockedCallAssert {
 		}
 		String key = this.key;
 		if (key == null) {
-			throw new IllegalStateException("ofType(" + type + ") is about the key of ranUnderLock(key): call that first");
+			throw new IllegalStateException(
+					"ofType(" + type + ") is about the key of ranUnderLock(key): call that first");
 		}
 		List<RecordedHold> ofKey = holdsOf(key);
 		String expected = LockAssertions.nameOf(type);

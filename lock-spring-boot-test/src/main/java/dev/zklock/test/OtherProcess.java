@@ -32,8 +32,8 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 public final class OtherProcess implements AutoCloseable {
 
 	/**
-	 * How long {@link #hold(String)}, and {@link #hold(LockRequest)} for a request without
-	 * a wait time, wait for a key that the application holds.
+	 * How long {@link #hold(String)}, and {@link #hold(LockRequest)} for a request
+	 * without a wait time, wait for a key that the application holds.
 	 */
 	public static final Duration DEFAULT_WAIT_TIME = Duration.ofSeconds(30);
 
@@ -82,8 +82,8 @@ public final class OtherProcess implements AutoCloseable {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			client.close();
-			throw new IllegalStateException("Interrupted while the other process connected to ZooKeeper at "
-					+ connectString);
+			throw new IllegalStateException(
+					"Interrupted while the other process connected to ZooKeeper at " + connectString);
 		}
 		return new OtherProcess(client, new ZooKeeperLockRegistry(client, rootPath));
 	}
@@ -125,8 +125,7 @@ public final class OtherProcess implements AutoCloseable {
 					+ request.holdAtLeast());
 		}
 		Duration waitTime = (request.waitTime() != null) ? request.waitTime() : DEFAULT_WAIT_TIME;
-		return new HeldKey(
-				this.registry.acquireDetached(request.key(), request.type(), request.permits(), waitTime),
+		return new HeldKey(this.registry.acquireDetached(request.key(), request.type(), request.permits(), waitTime),
 				this.registry);
 	}
 
