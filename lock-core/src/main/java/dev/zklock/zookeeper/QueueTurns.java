@@ -177,9 +177,11 @@ final class QueueTurns {
 			LockLossDetector lossDetector, long connectionLossesSeen) throws InterruptedException {
 		long noticed = System.nanoTime();
 		try {
-			long catchUp = Math.min(deadline - noticed,
-					TimeUnit.MILLISECONDS.toNanos(this.client.getZookeeperClient().getConnectionTimeoutMs()));
-			lossDetector.awaitConnectionLossAfter(connectionLossesSeen, catchUp);
+			if (isConnected()) {
+				long catchUp = Math.min(deadline - noticed,
+						TimeUnit.MILLISECONDS.toNanos(this.client.getZookeeperClient().getConnectionTimeoutMs()));
+				lossDetector.awaitConnectionLossAfter(connectionLossesSeen, catchUp);
+			}
 			while (!isConnected()) {
 				long remaining = deadline - System.nanoTime();
 				if (remaining <= 0) {
