@@ -73,8 +73,8 @@ final class LockObservations {
 			observation.start();
 		}
 		catch (RuntimeException ex) {
-			logger.warn("An observation handler failed at the start of " + observation.getContext().getName()
-					+ " for lock '" + AbbreviatedKey.of(request.key()) + "'; the lock is not affected", ex);
+			logger.warn("An observation handler failed at the start of {} for lock '{}'; the lock is not affected",
+					observation.getContext().getName(), AbbreviatedKey.of(request.key()), ex);
 		}
 		return observation;
 	}
@@ -95,8 +95,8 @@ final class LockObservations {
 			observation.stop();
 		}
 		catch (RuntimeException ex) {
-			logger.warn("An observation handler failed at the end of " + observation.getContext().getName()
-					+ " (outcome " + outcome + "); the lock is not affected", ex);
+			logger.warn("An observation handler failed at the end of {} (outcome {}); the lock is not affected",
+					observation.getContext().getName(), outcome, ex);
 		}
 	}
 

@@ -3,25 +3,30 @@ package dev.zklock.benchmarks;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
-import java.awt.FontMetrics;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.geom.Path2D;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
-import javax.imageio.ImageIO;
+import org.knowm.xchart.AnnotationText;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.BitmapEncoder.BitmapFormat;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler.LegendPosition;
+import org.knowm.xchart.style.XYStyler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Draws the hot-key scenario as a PNG line chart: throughput against the number of
  * threads of one JVM, a line per variant and a dashed one for the limit, the fair local
- * lock, both axes logarithmic so that libraries tens of times apart stay readable. Java2D
- * only, so it works headless on any JDK.
+ * lock, both axes logarithmic so that libraries tens of times apart stay readable, and
+ * each point's value beside it. XChart draws it, headless.
  */
 final class HotKeyChart {
 
@@ -29,13 +34,13 @@ final class HotKeyChart {
 
 	private static final int HEIGHT = 620;
 
-	private static final int LEFT = 100;
+	/**
+	 * About the height of the plot, in pixels, and of a line of the values, so that close
+	 * values can be written a line apart.
+	 */
+	private static final double PLOT_HEIGHT = 430;
 
-	private static final int RIGHT = 230;
-
-	private static final int TOP = 90;
-
-	private static final int BOTTOM = 80;
+	private static final double VALUE_LINE_HEIGHT = 14;
 
 	private static final Color[] COLORS = { new Color(0x55, 0x55, 0x55), new Color(0x2c, 0xa0, 0x2c),
 			new Color(0x1f, 0x77, 0xb4), new Color(0xff, 0x7f, 0x0e), new Color(0x94, 0x67, 0xbd),
@@ -50,8 +55,6 @@ final class HotKeyChart {
 
 	private final List<ResultRow> rows;
 
-	private final List<Integer> threadCounts;
-
 	private final int servers;
 
 	/**
@@ -65,7 +68,6 @@ final class HotKeyChart {
 		this.servers = servers;
 		this.variants = variants.stream().filter((variant) -> variant.runsIn(Scenario.HOT_KEY)).toList();
 		this.rows = rows.stream().filter((row) -> row.scenario() == Scenario.HOT_KEY).toList();
-		this.threadCounts = this.rows.stream().map(ResultRow::threads).distinct().sorted().toList();
 	}
 
 	/**
@@ -78,182 +80,115 @@ final class HotKeyChart {
 		if (this.rows.isEmpty()) {
 			throw new IllegalStateException("No hot-key results to chart: run the hot-key scenario");
 		}
-		BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
-		Graphics2D g = image.createGraphics();
-		try {
-			g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-			g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-			g.setColor(Color.WHITE);
-			g.fillRect(0, 0, WIDTH, HEIGHT);
-			Scale scale = Scale.spanning(this.rows.stream().mapToDouble(ResultRow::throughput).min().orElse(1),
-					this.rows.stream().mapToDouble(ResultRow::throughput).max().orElse(1));
-			drawFrame(g, scale);
-			for (int i = 0; i < this.variants.size(); i++) {
-				drawVariant(g, this.variants.get(i), color(this.variants.get(i)), scale, i);
-			}
-			for (int threads : this.threadCounts) {
-				drawValues(g, threads, scale);
-			}
-		}
-		finally {
-			g.dispose();
-		}
+		XYChart chart = chart();
 		Path parent = file.toAbsolutePath().getParent();
 		if (parent != null) {
 			Files.createDirectories(parent);
 		}
-		ImageIO.write(image, "png", file.toFile());
+		try (OutputStream out = Files.newOutputStream(file)) {
+			BitmapEncoder.saveBitmap(chart, out, BitmapFormat.PNG);
+		}
 	}
 
-	private void drawFrame(Graphics2D g, Scale scale) {
-		g.setColor(Color.BLACK);
-		g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 20));
-		g.drawString("One hot key: lock throughput against threads in one JVM", LEFT, 34);
-		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-		g.drawString("Acquire + release of one key, tiny critical section, all in the same run. Higher is better.",
-				LEFT, 56);
-		g.drawString("On " + BenchmarkServers.summary(this.servers) + "; dashed, the limit: a fair lock in the JVM.",
-				LEFT, 75);
-		int plotWidth = WIDTH - LEFT - RIGHT;
-		int plotHeight = HEIGHT - TOP - BOTTOM;
-		FontMetrics metrics = g.getFontMetrics();
-		for (double value : scale.ticks()) {
-			int y = scale.y(value);
-			g.setColor(new Color(0xe0, 0xe0, 0xe0));
-			g.drawLine(LEFT, y, LEFT + plotWidth, y);
-			g.setColor(Color.DARK_GRAY);
-			String label = String.format(Locale.ROOT, "%,.0f", value);
-			g.drawString(label, LEFT - 10 - metrics.stringWidth(label), y + 5);
+	/**
+	 * The chart. The threads are on a linear axis of their logarithm, whose ticks XChart
+	 * puts on the thread counts when these are evenly spaced on it, as 1, 4, 16 are.
+	 */
+	private XYChart chart() {
+		XYChart chart = new XYChart(WIDTH, HEIGHT);
+		chart.setTitle("One hot key: lock throughput against threads in one JVM");
+		chart.setXAxisTitle("threads on the key (log scale)");
+		chart.setYAxisTitle("acquisitions per second (log scale)");
+		chart.setCustomXAxisTickLabelsFormatter(HotKeyChart::threadsAt);
+		XYStyler styler = chart.getStyler();
+		styler.setChartBackgroundColor(Color.WHITE);
+		styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 20));
+		// Room under the title for the two lines of the subtitle
+		styler.setChartTitlePadding(36);
+		styler.setLegendPosition(LegendPosition.OutsideE);
+		styler.setLegendBorderColor(Color.WHITE);
+		styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
+		styler.setYAxisLogarithmic(true);
+		styler.setYAxisDecimalPattern("#,##0");
+		styler.setMarkerSize(10);
+		styler.setAnnotationTextFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+		styler.setAnnotationTextFontColor(Color.DARK_GRAY);
+		double lowest = this.rows.stream().mapToDouble(ResultRow::throughput).min().orElse(1);
+		double highest = this.rows.stream().mapToDouble(ResultRow::throughput).max().orElse(1);
+		double bottom = Math.pow(10, Math.floor(Math.log10(Math.max(1, lowest))));
+		double top = Math.pow(10, Math.ceil(Math.log10(Math.max(bottom * 10, highest * 1.1))));
+		styler.setYAxisMin(bottom);
+		styler.setYAxisMax(top);
+		for (Variant variant : this.variants) {
+			addSeries(chart, variant);
 		}
-		for (int threads : this.threadCounts) {
-			int x = x(threads);
-			g.setColor(new Color(0xe0, 0xe0, 0xe0));
-			g.drawLine(x, TOP, x, TOP + plotHeight);
-			g.setColor(Color.DARK_GRAY);
-			String label = Integer.toString(threads);
-			g.drawString(label, x - metrics.stringWidth(label) / 2, TOP + plotHeight + 22);
-		}
-		g.setColor(Color.BLACK);
-		g.drawRect(LEFT, TOP, plotWidth, plotHeight);
-		String xTitle = "threads on the key (log scale)";
-		g.drawString(xTitle, LEFT + (plotWidth - metrics.stringWidth(xTitle)) / 2, HEIGHT - 28);
-		Graphics2D rotated = (Graphics2D) g.create();
-		rotated.rotate(-Math.PI / 2);
-		String yTitle = "acquisitions per second (log scale)";
-		rotated.drawString(yTitle, -(TOP + (plotHeight + metrics.stringWidth(yTitle)) / 2), 28);
-		rotated.dispose();
+		addValues(chart, Math.log10(top / bottom));
+		// In screen space, y counts from the bottom of the image
+		chart.addAnnotation(new AnnotationText(
+				"Acquire + release of one key, tiny critical section, all in the same run. Higher is better.",
+				WIDTH / 2.0, HEIGHT - 79, true));
+		chart.addAnnotation(new AnnotationText(
+				"On " + BenchmarkServers.summary(this.servers) + "; dashed, the limit: a fair lock in the JVM.",
+				WIDTH / 2.0, HEIGHT - 95, true));
+		return chart;
 	}
 
-	private void drawVariant(Graphics2D g, Variant variant, Color color, Scale scale, int index) {
-		List<ResultRow> points = this.rows.stream()
+	private void addSeries(XYChart chart, Variant variant) {
+		List<ResultRow> points = pointsOf(variant);
+		if (points.isEmpty()) {
+			return;
+		}
+		XYSeries series = chart.addSeries(variant.isLimit() ? variant.name() + " (limit)" : variant.name(),
+				points.stream().mapToDouble((row) -> Math.log(row.threads())).toArray(),
+				points.stream().mapToDouble(ResultRow::throughput).toArray());
+		Color color = COLORS[this.variants.indexOf(variant) % COLORS.length];
+		series.setLineColor(color);
+		series.setMarkerColor(color);
+		series.setMarker(SeriesMarkers.CIRCLE);
+		series.setLineStyle(variant.isLimit() ? DASHED : SOLID);
+	}
+
+	/**
+	 * Writes the values of each thread count beside their points, from the highest down,
+	 * each at least a line below the one above, so that close values stay readable.
+	 * @param decades the decades of throughput that the plot spans
+	 */
+	private void addValues(XYChart chart, double decades) {
+		double line = decades * VALUE_LINE_HEIGHT / PLOT_HEIGHT;
+		List<Integer> threadCounts = this.rows.stream().map(ResultRow::threads).distinct().sorted().toList();
+		double span = Math.log(threadCounts.get(threadCounts.size() - 1)) - Math.log(threadCounts.get(0));
+		double offset = 0.06 * Math.max(1, span);
+		for (int threads : threadCounts) {
+			double previous = Double.POSITIVE_INFINITY;
+			for (ResultRow point : this.rows.stream()
+				.filter((row) -> row.threads() == threads)
+				.sorted(Comparator.comparingDouble(ResultRow::throughput).reversed())
+				.toList()) {
+				double at = Math.min(Math.log10(Math.max(1, point.throughput())), previous - line);
+				chart.addAnnotation(new AnnotationText(String.format(Locale.ROOT, "%.0f", point.throughput()),
+						Math.log(threads) + offset, Math.pow(10, at), false));
+				previous = at;
+			}
+		}
+	}
+
+	private List<ResultRow> pointsOf(Variant variant) {
+		return this.rows.stream()
 			.filter((row) -> row.variant().equals(variant.name()))
-			.sorted((a, b) -> Integer.compare(a.threads(), b.threads()))
+			.sorted(Comparator.comparingInt(ResultRow::threads))
 			.toList();
-		g.setColor(color);
-		g.setStroke(variant.isLimit() ? DASHED : SOLID);
-		Path2D line = new Path2D.Double();
-		for (ResultRow point : points) {
-			if (line.getCurrentPoint() == null) {
-				line.moveTo(x(point.threads()), scale.y(point.throughput()));
-			}
-			else {
-				line.lineTo(x(point.threads()), scale.y(point.throughput()));
-			}
-		}
-		g.draw(line);
-		for (ResultRow point : points) {
-			g.fillOval(x(point.threads()) - 5, scale.y(point.throughput()) - 5, 10, 10);
-		}
-		int legendY = TOP + 20 + index * 28;
-		int legendX = WIDTH - RIGHT + 20;
-		g.drawLine(legendX, legendY - 5, legendX + 30, legendY - 5);
-		g.fillOval(legendX + 10, legendY - 10, 10, 10);
-		g.setColor(Color.BLACK);
-		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-		g.drawString(variant.isLimit() ? variant.name() + " (limit)" : variant.name(), legendX + 40, legendY);
 	}
 
 	/**
-	 * Writes the values of one thread count beside their points, from the highest down,
-	 * each at least a line below the one above and haloed in white, so that close values
-	 * and crossing lines leave them readable.
+	 * The label of a tick of the thread axis: a whole number of threads, or two digits
+	 * between thread counts that are not evenly spaced.
 	 */
-	private void drawValues(Graphics2D g, int threads, Scale scale) {
-		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-		List<ResultRow> points = this.rows.stream()
-			.filter((row) -> row.threads() == threads)
-			.sorted((a, b) -> Double.compare(b.throughput(), a.throughput()))
-			.toList();
-		int previous = Integer.MIN_VALUE;
-		for (ResultRow point : points) {
-			int y = Math.max(scale.y(point.throughput()) - 6, previous + 14);
-			String value = String.format(Locale.ROOT, "%.0f", point.throughput());
-			g.setColor(Color.WHITE);
-			for (int[] offset : new int[][] { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } }) {
-				g.drawString(value, x(threads) + 9 + offset[0], y + offset[1]);
-			}
-			g.setColor(this.variants.stream()
-				.filter((variant) -> variant.name().equals(point.variant()))
-				.findFirst()
-				.map(this::color)
-				.orElse(Color.BLACK));
-			g.drawString(value, x(threads) + 9, y);
-			previous = y;
+	private static String threadsAt(double logarithm) {
+		double threads = Math.exp(logarithm);
+		if (Math.abs(threads - Math.rint(threads)) < 1e-6 * threads) {
+			return Long.toString(Math.round(threads));
 		}
-	}
-
-	private Color color(Variant variant) {
-		return COLORS[this.variants.indexOf(variant) % COLORS.length];
-	}
-
-	private int x(int threads) {
-		int plotWidth = WIDTH - LEFT - RIGHT;
-		double low = Math.log(this.threadCounts.get(0));
-		double high = Math.log(this.threadCounts.get(this.threadCounts.size() - 1));
-		if (high == low) {
-			return LEFT + plotWidth / 2;
-		}
-		int margin = 40;
-		return LEFT + margin + (int) Math.round((Math.log(threads) - low) / (high - low) * (plotWidth - 2 * margin));
-	}
-
-	/**
-	 * A logarithmic throughput axis from a power of ten below the lowest value to one
-	 * above the highest.
-	 *
-	 * @param bottom the value at the bottom of the plot
-	 * @param top the value at the top of the plot
-	 */
-	private record Scale(double bottom, double top) {
-
-		private static final double[] STEPS = { 1, 2, 5 };
-
-		static Scale spanning(double lowest, double highest) {
-			double bottom = Math.pow(10, Math.floor(Math.log10(Math.max(1, lowest))));
-			double top = Math.pow(10, Math.ceil(Math.log10(Math.max(bottom * 10, highest * 1.1))));
-			return new Scale(bottom, top);
-		}
-
-		/**
-		 * The gridlines: 1, 2 and 5 times each power of ten between bottom and top.
-		 */
-		List<Double> ticks() {
-			List<Double> ticks = new ArrayList<>();
-			for (double decade = this.bottom; decade < this.top; decade *= 10) {
-				for (double step : STEPS) {
-					ticks.add(decade * step);
-				}
-			}
-			ticks.add(this.top);
-			return ticks;
-		}
-
-		int y(double value) {
-			int plotHeight = HEIGHT - TOP - BOTTOM;
-			double fraction = Math.log(Math.max(value, this.bottom) / this.bottom) / Math.log(this.top / this.bottom);
-			return TOP + plotHeight - (int) Math.round(fraction * plotHeight);
-		}
-
+		return new BigDecimal(threads).round(new MathContext(2)).toPlainString();
 	}
 
 }

@@ -60,8 +60,8 @@ final class ConnectionOutageLog {
 		switch (state) {
 			case SUSPENDED, READ_ONLY -> {
 				if (this.connectedOnce) {
-					reportOutage("The connection to ZooKeeper (" + connectString() + ") is suspended; locks cannot be "
-							+ "taken until it is back, and held locks are " + this.heldLocksDuringSuspension);
+					reportOutage("The connection to ZooKeeper ({}) is suspended; locks cannot be taken until it is "
+							+ "back, and held locks are {}", connectString(), this.heldLocksDuringSuspension);
 				}
 				else {
 					reportMissingFirstConnection();
@@ -73,9 +73,8 @@ final class ConnectionOutageLog {
 			}
 			case CONNECTED, RECONNECTED -> {
 				if (this.outageReported) {
-					logger
-						.info("Connected to ZooKeeper (" + connectString() + ")" + (this.connectedOnce ? " again" : "")
-								+ "; locking works" + (this.connectedOnce ? " again" : ""));
+					String again = this.connectedOnce ? " again" : "";
+					logger.info("Connected to ZooKeeper ({}){}; locking works{}", connectString(), again, again);
 				}
 				this.connectedOnce = true;
 				this.outageReported = false;
@@ -87,16 +86,17 @@ final class ConnectionOutageLog {
 	private synchronized void reportMissingFirstConnection() {
 		if (!this.connectedOnce && this.client.getState() == CuratorFrameworkState.STARTED
 				&& !this.client.getZookeeperClient().isConnected()) {
-			reportOutage("No connection to ZooKeeper (" + connectString() + ") within "
-					+ this.client.getZookeeperClient().getConnectionTimeoutMs() + "ms of starting; locks fail with "
-					+ "LockAcquisitionException until ZooKeeper is reachable");
+			reportOutage(
+					"No connection to ZooKeeper ({}) within {}ms of starting; locks fail with "
+							+ "LockAcquisitionException until ZooKeeper is reachable",
+					connectString(), this.client.getZookeeperClient().getConnectionTimeoutMs());
 		}
 	}
 
-	private void reportOutage(String line) {
+	private void reportOutage(String message, Object... arguments) {
 		if (!this.outageReported) {
 			this.outageReported = true;
-			logger.warn(line);
+			logger.warn(message, arguments);
 		}
 	}
 

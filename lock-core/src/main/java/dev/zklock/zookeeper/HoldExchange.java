@@ -81,8 +81,8 @@ final class HoldExchange {
 								+ "ZooKeeper session or a pause of this process) before it was held",
 						null);
 			}
-			logger.debug("The lock node of '" + AbbreviatedKey.of(key)
-					+ "' was in doubt before it was held; queueing again");
+			logger.debug("The lock node of '{}' was in doubt before it was held; queueing again",
+					AbbreviatedKey.of(key));
 		}
 	}
 

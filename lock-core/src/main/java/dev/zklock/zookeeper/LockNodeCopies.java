@@ -73,20 +73,22 @@ final class LockNodeCopies {
 			}).forPath(this.keyPath);
 		}
 		catch (Exception ex) {
-			logger.debug("Could not look for copies of the lock node " + nodePath, ex);
+			logger.debug("Could not look for copies of the lock node {}: {}", nodePath, ex.toString());
 		}
 	}
 
 	private void delete(String copy, String nodeName) {
 		String path = ZKPaths.makePath(this.keyPath, copy);
-		logger.warn("Deleting " + path + ", a second lock node made by the create of " + nodeName
-				+ " when it was sent again after a connection loss; it would have blocked the key until this "
-				+ "ZooKeeper session ends");
+		logger.warn(
+				"Deleting {}, a second lock node made by the create of {} when it was sent again after a "
+						+ "connection loss; it would have blocked the key until this ZooKeeper session ends",
+				path, nodeName);
 		try {
 			this.client.delete().quietly().guaranteed().inBackground().forPath(path);
 		}
 		catch (Exception ex) {
-			logger.warn("Could not start deleting " + path + "; ZooKeeper deletes it when the session ends", ex);
+			logger.warn("Could not start deleting {}; ZooKeeper deletes it when the session ends: {}", path,
+					ex.toString());
 		}
 	}
 

@@ -174,8 +174,8 @@ final class LockQueue {
 				deleteWithCopies(event.getName());
 			}
 			catch (Exception ex) {
-				logger.warn("Could not start deleting the lock node " + event.getName()
-						+ ", whose creation was given up; ZooKeeper deletes it when the session ends", ex);
+				logger.warn("Could not start deleting the lock node {}, whose creation was given up; ZooKeeper "
+						+ "deletes it when the session ends: {}", event.getName(), ex.toString());
 			}
 		}
 	}
@@ -311,7 +311,7 @@ final class LockQueue {
 			this.client.delete().quietly().guaranteed().inBackground().forPath(path);
 		}
 		catch (CuratorClosedException ex) {
-			logger.debug("The client is closed, so the end of its session deletes the lock node " + path);
+			logger.debug("The client is closed, so the end of its session deletes the lock node {}", path);
 		}
 	}
 

@@ -91,9 +91,8 @@ final class LockReleaser {
 			scheduleRelease(entry, hold, delay, released);
 		}
 		catch (RejectedExecutionException ex) {
-			logger.debug("Lock '" + AbbreviatedKey.of(hold.key())
-					+ "' stays held until the ZooKeeper session ends: its registry closed "
-					+ "before its delayed release was scheduled");
+			logger.debug("Lock '{}' stays held until the ZooKeeper session ends: its registry closed before its "
+					+ "delayed release was scheduled", AbbreviatedKey.of(hold.key()));
 		}
 		return released;
 	}

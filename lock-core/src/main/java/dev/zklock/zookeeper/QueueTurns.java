@@ -278,7 +278,7 @@ final class QueueTurns {
 			return null;
 		}
 		catch (Exception ex) {
-			logger.debug("Could not read who holds " + queue.keyPath(), ex);
+			logger.debug("Could not read who holds {}: {}", queue.keyPath(), ex.toString());
 			return null;
 		}
 	}
@@ -294,8 +294,8 @@ final class QueueTurns {
 			queue.abandon(node);
 		}
 		catch (Exception ex) {
-			logger.warn("Could not start deleting the lock node of '" + AbbreviatedKey.of(key) + "' (" + node.path()
-					+ "); ZooKeeper deletes it when the session ends", ex);
+			logger.warn("Could not start deleting the lock node of '{}' ({}); ZooKeeper deletes it when the session "
+					+ "ends: {}", AbbreviatedKey.of(key), node.path(), ex.toString());
 		}
 	}
 
@@ -315,19 +315,20 @@ final class QueueTurns {
 				KeeperException.Code result = KeeperException.Code.get(deleted.getResultCode());
 				if (result != KeeperException.Code.OK && result != KeeperException.Code.NONODE
 						&& result != KeeperException.Code.SESSIONEXPIRED) {
-					logger.warn(undeletedNode(key, node, result.toString()));
+					logUndeletedNode(key, node, result.toString());
 				}
 			}).forPath(node.path());
 		}
 		catch (Exception ex) {
-			logger.warn(undeletedNode(key, node, ex.toString()), ex);
+			logUndeletedNode(key, node, ex.toString());
 		}
 	}
 
-	private String undeletedNode(String key, QueuedNode node, String reason) {
-		return "Could not delete the node of lock '" + AbbreviatedKey.of(key) + "' (" + node.path()
-				+ ") at its release with ZooKeeper (" + connectString() + "): " + reason
-				+ "; Curator keeps deleting it in the background, and ZooKeeper deletes it when the session ends";
+	private void logUndeletedNode(String key, QueuedNode node, String reason) {
+		logger.warn(
+				"Could not delete the node of lock '{}' ({}) at its release with ZooKeeper ({}): {}; Curator keeps "
+						+ "deleting it in the background, and ZooKeeper deletes it when the session ends",
+				AbbreviatedKey.of(key), node.path(), connectString(), reason);
 	}
 
 	private String connectString() {
