@@ -45,7 +45,7 @@ class ReactiveAdapterTypesTests extends AbstractReactiveLockTests {
 			var observer = report.test();
 			await().atMost(Duration.ofSeconds(30)).until(() -> reports.calls() == 1);
 			assertThat(heldElsewhere("rx-report")).as("held while the Single is pending").isTrue();
-			reports.reportResult.onSuccess("done");
+			reports.finishReport("done");
 			observer.awaitDone(30, TimeUnit.SECONDS).assertValue("done");
 			assertReleased("rx-report");
 		});
@@ -57,7 +57,7 @@ class ReactiveAdapterTypesTests extends AbstractReactiveLockTests {
 			RxReports reports = context.getBean(RxReports.class);
 			var observer = reports.purge().test();
 			await().atMost(Duration.ofSeconds(30)).until(() -> heldElsewhere("rx-purge"));
-			reports.purged.onComplete();
+			reports.finishPurge();
 			observer.awaitDone(30, TimeUnit.SECONDS).assertComplete();
 			assertReleased("rx-purge");
 		});
@@ -68,14 +68,14 @@ class ReactiveAdapterTypesTests extends AbstractReactiveLockTests {
 		this.contextRunner.withBean(RxReports.class).run((context) -> {
 			RxReports reports = context.getBean(RxReports.class);
 			TestSubscriber<Integer> subscriber = reports.rows().test();
-			await().atMost(Duration.ofSeconds(30)).until(reports.rows::hasSubscribers);
-			reports.rows.onNext(1);
+			await().atMost(Duration.ofSeconds(30)).until(reports::rowsSubscribed);
+			reports.emitRow(1);
 			subscriber.awaitCount(1);
 			assertThat(heldElsewhere("rx-rows")).as("held after the first item").isTrue();
-			reports.rows.onNext(2);
+			reports.emitRow(2);
 			subscriber.awaitCount(2);
 			assertThat(heldElsewhere("rx-rows")).as("held after the second item").isTrue();
-			reports.rows.onComplete();
+			reports.finishRows();
 			subscriber.awaitDone(30, TimeUnit.SECONDS).assertValues(1, 2).assertComplete();
 			assertReleased("rx-rows");
 		});
@@ -165,14 +165,34 @@ class ReactiveAdapterTypesTests extends AbstractReactiveLockTests {
 
 		private final AtomicInteger calls = new AtomicInteger();
 
-		final SingleSubject<String> reportResult = SingleSubject.create();
+		private final SingleSubject<String> reportResult = SingleSubject.create();
 
-		final CompletableSubject purged = CompletableSubject.create();
+		private final CompletableSubject purged = CompletableSubject.create();
 
-		final PublishProcessor<Integer> rows = PublishProcessor.create();
+		private final PublishProcessor<Integer> rows = PublishProcessor.create();
 
 		int calls() {
 			return this.calls.get();
+		}
+
+		void finishReport(String report) {
+			this.reportResult.onSuccess(report);
+		}
+
+		void finishPurge() {
+			this.purged.onComplete();
+		}
+
+		boolean rowsSubscribed() {
+			return this.rows.hasSubscribers();
+		}
+
+		void emitRow(int row) {
+			this.rows.onNext(row);
+		}
+
+		void finishRows() {
+			this.rows.onComplete();
 		}
 
 		@DistributedLock(key = "'rx-report'")
