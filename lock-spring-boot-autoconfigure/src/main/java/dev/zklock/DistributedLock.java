@@ -20,10 +20,13 @@ import org.springframework.aot.hint.annotation.Reflective;
  * <p>
  * A method returning {@code CompletableFuture} or {@code CompletionStage} keeps its lock
  * until the returned result completes; the lock then belongs to the call, not the thread
- * (see {@link LockTemplate#executeAsync}). A method returning a Reactor {@code Mono} or
- * {@code Flux} takes its lock on subscription and keeps it until the result terminates.
- * Other asynchronous return types ({@code Future}, other reactive publishers) fail
- * start-up, since their lock would be released before their result completes.
+ * (see {@link LockTemplate#executeAsync}). A method returning a reactive type that
+ * Spring's {@code ReactiveAdapterRegistry} adapts (Reactor's {@code Mono} and
+ * {@code Flux}, a {@code Publisher}, RxJava's types) takes its lock on subscription and
+ * keeps it until the result terminates (a stream after its last item, a single-value type
+ * with its value or completion) or is cancelled; this needs Reactor on the class path.
+ * Other asynchronous return types ({@code Future}, publishers of types no adapter makes)
+ * fail start-up, since their lock would be released before their result completes.
  *
  * <pre class="code">
  * &#64;DistributedLock(key = "'order:' + #orderId", waitTime = "3s")

@@ -49,7 +49,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 		List<String> keys = this.keyEvaluator.resolveKeys(spec, invocation.getArguments(), target);
 		LockTemplate template = this.lockTemplate.get();
 		Duration waitTime = (spec.waitTime() != null) ? spec.waitTime() : template.getDefaultWaitTime();
-		if (keys.size() > 1 && (spec.result() != LockedResult.VALUE || !spec.holdAtLeast().isZero()
+		if (keys.size() > 1 && (spec.result().kind() != LockedResult.Kind.VALUE || !spec.holdAtLeast().isZero()
 				|| spec.type() == LockType.SEMAPHORE)) {
 			throw new IllegalArgumentException(spec.describe() + " evaluated to several keys, which cannot be "
 					+ "locked as a semaphore, for an asynchronous result, or with a minimum hold time");
@@ -64,13 +64,11 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 					return proceed(invocation);
 				});
 			}
-			if (spec.result() == LockedResult.MONO) {
-				return ReactiveLocking.mono(template, request, invocation, spec.onFailure());
+			if (spec.result().kind() == LockedResult.Kind.REACTIVE) {
+				return ReactiveLocking.lock(spec.result().reactiveAdapter(), template, request, invocation,
+						spec.onFailure());
 			}
-			if (spec.result() == LockedResult.FLUX) {
-				return ReactiveLocking.flux(template, request, invocation, spec.onFailure());
-			}
-			if (spec.result() == LockedResult.COMPLETION_STAGE) {
+			if (spec.result().kind() == LockedResult.Kind.COMPLETION_STAGE) {
 				return template.executeAsync(request, (lock) -> {
 					acquired.set(true);
 					return (CompletionStage<?>) proceed(invocation);

@@ -88,10 +88,10 @@ sealed interface LockFailureResponse {
 
 		@Override
 		public @Nullable Object respond(LockException failure, MethodInvocation invocation) {
-			return switch (this.result) {
+			return switch (this.result.kind()) {
 				case VALUE -> throw failure;
 				case COMPLETION_STAGE -> CompletableFuture.failedFuture(failure);
-				case MONO, FLUX -> ReactiveLocking.error(this.result, failure);
+				case REACTIVE -> ReactiveLocking.error(this.result.reactiveAdapter(), failure);
 			};
 		}
 
@@ -115,15 +115,23 @@ sealed interface LockFailureResponse {
 						"Return a wrapper type (Integer rather than int) or an Optional, or name a fallback method "
 								+ "instead of onFailure = SKIP.");
 			}
+			if (result.adapter() != null && !result.adapter().supportsEmpty()) {
+				throw invalid(method, "onFailure",
+						"cannot skip on failure: it returns a " + returnType.getName()
+								+ ", which must emit a value and cannot complete empty; return a type that can, "
+								+ "or use a fallback",
+						"Return a type that can complete empty (Maybe rather than Single, Mono rather than a "
+								+ "required value), or name a fallback method instead of onFailure = SKIP.");
+			}
 			return new Skip(result, (returnType == Optional.class) ? Optional.empty() : null);
 		}
 
 		@Override
 		public @Nullable Object respond(LockException failure, MethodInvocation invocation) {
-			return switch (this.result) {
+			return switch (this.result.kind()) {
 				case VALUE -> this.value;
 				case COMPLETION_STAGE -> CompletableFuture.completedFuture(null);
-				case MONO, FLUX -> ReactiveLocking.empty(this.result);
+				case REACTIVE -> ReactiveLocking.empty(this.result.reactiveAdapter());
 			};
 		}
 

@@ -20,15 +20,20 @@ import reactor.core.publisher.Signal;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 
+import org.springframework.core.ReactiveAdapter;
+
 /**
- * Locks around Reactor results: the lock is acquired when the result is subscribed to, on
- * a thread that may block ({@link Schedulers#boundedElastic()}), the method is called
- * under it, and the lock is released when the method's publisher terminates or is
- * cancelled. The result terminates after the release, with
- * {@link dev.zklock.LockLostException} if the lock was lost meanwhile and the lost-lock
- * policy raises losses. The method's publisher finds the lock in its Reactor
- * {@code Context} ({@link ReactiveLockContext}). Loaded only for methods that return
- * {@code Mono} or {@code Flux}, so Reactor stays optional.
+ * Locks around reactive results, of any type that Spring's
+ * {@link org.springframework.core.ReactiveAdapterRegistry} adapts (Reactor's, RxJava's,
+ * Reactive Streams'), seen through Reactor as Spring's own interceptors do: the lock is
+ * acquired when the result is subscribed to, on a thread that may block
+ * ({@link Schedulers#boundedElastic()}), the method is called under it, and the lock is
+ * released when the method's result terminates (a multi-value type after its last item, a
+ * single-value type with its value or completion) or is cancelled. The result terminates
+ * after the release, with {@link dev.zklock.LockLostException} if the lock was lost
+ * meanwhile and the lost-lock policy raises losses. A Reactor publisher of the method
+ * finds the lock in its {@code Context} ({@link ReactiveLockContext}). Loaded only for
+ * methods with a reactive result, so Reactor stays optional.
  */
 final class ReactiveLocking {
 
@@ -36,68 +41,66 @@ final class ReactiveLocking {
 	}
 
 	/**
-	 * A {@code Mono} that locks, calls the method, and signals the method's value or
-	 * error after the lock is released (failing with {@link dev.zklock.LockLostException}
-	 * instead of the value if the lock was lost meanwhile and the lost-lock policy raises
-	 * losses). Cancelling it cancels the method's {@code Mono} and releases the lock.
+	 * A result of the method's type that locks, calls the method, and passes on the
+	 * method's items, value or completion, terminating after the lock is released
+	 * (failing with {@link dev.zklock.LockLostException} if the lock was lost meanwhile
+	 * and the lost-lock policy raises losses). Cancelling it cancels the method's result
+	 * and releases the lock.
+	 * @param adapter the adapter of the method's result type
+	 * @param template the template that locks
+	 * @param request the lock to acquire
+	 * @param invocation the call
+	 * @param onFailure what the call returns when the lock cannot be acquired
+	 * @return the locked result, of the method's result type
 	 */
-	static Mono<Object> mono(LockTemplate template, LockRequest request, MethodInvocation invocation,
+	static Object lock(ReactiveAdapter adapter, LockTemplate template, LockRequest request, MethodInvocation invocation,
 			LockFailureResponse onFailure) {
-		return Mono.defer(
-				() -> ReactiveLocking.<Mono<Object>>lockAndCall(template, request, invocation, onFailure, Hold::keep))
-			.subscribeOn(Schedulers.boundedElastic());
+		if (adapter.isMultiValue()) {
+			Flux<Object> items = Flux.defer(() -> ReactiveLocking.<Flux<Object>>lockAndCall(adapter, template, request,
+					invocation, onFailure, (hold, result) -> hold.keep(Flux.from(result))));
+			return adapter.fromPublisher(items.subscribeOn(Schedulers.boundedElastic()));
+		}
+		Mono<Object> value = Mono.defer(() -> ReactiveLocking.<Mono<Object>>lockAndCall(adapter, template, request,
+				invocation, onFailure, (hold, result) -> hold.keep(Mono.from(result))));
+		return adapter.fromPublisher(value.subscribeOn(Schedulers.boundedElastic()));
 	}
 
 	/**
-	 * A {@code Flux} that locks, calls the method, passes on the method's items, and
-	 * completes or fails after the lock is released (failing with
-	 * {@link dev.zklock.LockLostException} after the items if the lock was lost meanwhile
-	 * and the lost-lock policy raises losses). Cancelling it cancels the method's
-	 * {@code Flux} and releases the lock.
+	 * Locks and calls the method, keeping the lock until the method's result terminates
+	 * or is cancelled; a lock that cannot be had gets the failure response.
 	 */
-	static Flux<Object> flux(LockTemplate template, LockRequest request, MethodInvocation invocation,
-			LockFailureResponse onFailure) {
-		return Flux.defer(
-				() -> ReactiveLocking.<Flux<Object>>lockAndCall(template, request, invocation, onFailure, Hold::keep))
-			.subscribeOn(Schedulers.boundedElastic());
-	}
-
-	/**
-	 * Locks and calls the method, keeping the lock until the method's publisher
-	 * terminates or is cancelled; a lock that cannot be had gets the failure response.
-	 */
-	private static <P extends Publisher<Object>> P lockAndCall(LockTemplate template, LockRequest request,
-			MethodInvocation invocation, LockFailureResponse onFailure, BiFunction<Hold, P, P> keep) {
+	private static <P extends Publisher<Object>> P lockAndCall(ReactiveAdapter adapter, LockTemplate template,
+			LockRequest request, MethodInvocation invocation, LockFailureResponse onFailure,
+			BiFunction<Hold, Publisher<Object>, P> keep) {
 		Hold hold = new Hold();
-		P publisher;
+		Object result;
 		try {
-			publisher = hold.call(template, request, invocation);
+			result = hold.call(template, request, invocation);
 		}
 		catch (LockException ex) {
 			if (hold.isAcquired()) {
 				throw ex;
 			}
-			return respond(onFailure, ex, invocation);
+			return respond(onFailure, ex, invocation, adapter);
 		}
-		return keep.apply(hold, publisher);
+		return keep.apply(hold, adapter.toPublisher(result));
 	}
 
 	/**
-	 * A result that fails with the lock exception.
+	 * A result of the adapter's type that fails with the lock exception.
 	 */
-	static Object error(LockedResult result, LockException failure) {
-		return (result == LockedResult.MONO) ? Mono.error(failure) : Flux.error(failure);
+	static Object error(ReactiveAdapter adapter, LockException failure) {
+		return adapter.fromPublisher(Mono.error(failure));
 	}
 
 	/**
-	 * A result that completes with nothing.
+	 * A result of the adapter's type that completes with nothing.
 	 */
-	static Object empty(LockedResult result) {
-		return (result == LockedResult.MONO) ? Mono.empty() : Flux.empty();
+	static Object empty(ReactiveAdapter adapter) {
+		return adapter.fromPublisher(Mono.empty());
 	}
 
-	@SuppressWarnings("unchecked")
-	private static <P> P proceed(MethodInvocation invocation) {
+	private static Object proceed(MethodInvocation invocation) {
 		Object result;
 		try {
 			result = invocation.proceed();
@@ -113,13 +116,24 @@ final class ReactiveLocking {
 			throw new IllegalStateException("@DistributedLock method " + invocation.getMethod().toGenericString()
 					+ " returned null instead of a " + invocation.getMethod().getReturnType().getSimpleName());
 		}
-		return (P) result;
+		return result;
 	}
 
+	/**
+	 * The failure response as a publisher of the kind the caller subscribes to.
+	 */
 	@SuppressWarnings("unchecked")
-	private static <P> P respond(LockFailureResponse onFailure, LockException failure, MethodInvocation invocation) {
+	private static <P extends Publisher<Object>> P respond(LockFailureResponse onFailure, LockException failure,
+			MethodInvocation invocation, ReactiveAdapter adapter) {
 		try {
-			return (P) onFailure.respond(failure, invocation);
+			Object response = onFailure.respond(failure, invocation);
+			if (response == null) {
+				throw new IllegalStateException("The lock failure response of @DistributedLock method "
+						+ invocation.getMethod().toGenericString() + " returned null instead of a "
+						+ invocation.getMethod().getReturnType().getSimpleName());
+			}
+			Publisher<Object> publisher = adapter.toPublisher(response);
+			return (P) (adapter.isMultiValue() ? Flux.from(publisher) : Mono.from(publisher));
 		}
 		catch (RuntimeException | Error ex) {
 			throw ex;
@@ -150,8 +164,8 @@ final class ReactiveLocking {
 		 * @return the method's publisher
 		 * @throws LockException if the lock could not be acquired, or the method threw it
 		 */
-		<P> P call(LockTemplate template, LockRequest request, MethodInvocation invocation) {
-			AtomicReference<@Nullable P> publisher = new AtomicReference<>();
+		Object call(LockTemplate template, LockRequest request, MethodInvocation invocation) {
+			AtomicReference<@Nullable Object> publisher = new AtomicReference<>();
 			this.released = template.executeAsync(request, (lock) -> {
 				this.lock = lock;
 				publisher.set(proceed(invocation));

@@ -116,11 +116,11 @@ class ScheduledSingleRunTests {
 	}
 
 	@Test
-	void publisherThatTheLockCannotFollowFailsStartUp() {
+	void publisherOfATypeNoReactiveAdapterMakesFailsStartUp() {
 		this.contextRunner.withBean(PublisherService.class).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).hasMessageContaining("PublisherService.work()")
-				.hasMessageContaining("returns org.reactivestreams.Publisher");
+				.hasMessageContaining("returns " + ReportPublisher.class.getName());
 		});
 	}
 
@@ -194,8 +194,21 @@ class ScheduledSingleRunTests {
 	static class PublisherService {
 
 		@DistributedLock(key = "'k'")
-		org.reactivestreams.Publisher<String> work() {
-			return reactor.core.publisher.Mono.just("");
+		ReportPublisher work() {
+			return new ReportPublisher();
+		}
+
+	}
+
+	/**
+	 * A publisher type of its own, which Spring's ReactiveAdapterRegistry adapts only to
+	 * a plain {@code Publisher}, not back to this type.
+	 */
+	static class ReportPublisher implements org.reactivestreams.Publisher<String> {
+
+		@Override
+		public void subscribe(org.reactivestreams.Subscriber<? super String> subscriber) {
+			reactor.core.publisher.Mono.just("").subscribe(subscriber);
 		}
 
 	}

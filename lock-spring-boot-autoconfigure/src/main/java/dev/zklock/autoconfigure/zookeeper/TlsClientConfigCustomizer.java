@@ -14,30 +14,77 @@ import org.apache.zookeeper.common.X509Util;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.core.Ordered;
+import org.springframework.util.StringUtils;
 
 /**
  * Applies {@code distributed-lock.zookeeper.ssl.*}: hands the client a
  * {@link ZKClientConfig} of its own that connects through Netty over TLS with the
- * configured key store and trust store. Nothing is set JVM-wide, so other ZooKeeper
- * clients in the process keep their own settings. The stores are opened once at start-up,
- * so that a missing file, a wrong password or an unknown type fails start-up naming the
- * property instead of failing every connection attempt later. Runs before the
- * application's customizers.
+ * configured key store and trust store, or with those of an SSL bundle. Nothing is set
+ * JVM-wide, so other ZooKeeper clients in the process keep their own settings. The stores
+ * are opened once at start-up, so that a missing file, a wrong password, an unknown type
+ * or bundle fails start-up naming the property instead of failing every connection
+ * attempt later. A bundle's stores are written to files that only this process's user can
+ * read ({@link SslBundleStoreFiles}), since ZooKeeper's client reads files only; they are
+ * deleted when this customizer is closed. Runs before the application's customizers.
  */
-final class TlsClientConfigCustomizer implements CuratorFrameworkBuilderCustomizer, Ordered {
+final class TlsClientConfigCustomizer implements CuratorFrameworkBuilderCustomizer, Ordered, AutoCloseable {
+
+	private static final String BUNDLE = Store.PREFIX + "bundle";
 
 	private final Store keyStore;
 
 	private final Store trustStore;
 
-	TlsClientConfigCustomizer(ZooKeeperSslProperties ssl) {
+	private final @Nullable SslBundleStoreFiles bundleFiles;
+
+	/**
+	 * Checks the TLS properties and, when they name a bundle, writes its stores.
+	 * @param ssl the TLS properties
+	 * @param bundles Spring Boot's SSL bundles, or {@code null} if there are none
+	 * @throws InvalidConfigurationPropertyValueException if the properties are invalid or
+	 * ambiguous, or name an unknown bundle
+	 */
+	TlsClientConfigCustomizer(ZooKeeperSslProperties ssl, @Nullable SslBundles bundles) {
 		this.keyStore = new Store("key-store", false, ssl.getKeyStoreLocation(), ssl.getKeyStorePassword(),
 				ssl.getKeyStoreType());
 		this.trustStore = new Store("trust-store", true, ssl.getTrustStoreLocation(), ssl.getTrustStorePassword(),
 				ssl.getTrustStoreType());
-		this.keyStore.check();
-		this.trustStore.check();
+		String bundle = ssl.getBundle();
+		if (bundle != null) {
+			this.keyStore.checkUnsetBeside(bundle);
+			this.trustStore.checkUnsetBeside(bundle);
+			this.bundleFiles = SslBundleStoreFiles.write(bundle, bundle(bundle, bundles));
+		}
+		else {
+			this.keyStore.check();
+			this.trustStore.check();
+			this.bundleFiles = null;
+		}
+	}
+
+	private static SslBundle bundle(String name, @Nullable SslBundles bundles) {
+		if (!StringUtils.hasText(name)) {
+			throw new InvalidConfigurationPropertyValueException(BUNDLE, name,
+					"It must name an SSL bundle configured under spring.ssl.bundle.*.");
+		}
+		if (bundles == null) {
+			throw new InvalidConfigurationPropertyValueException(BUNDLE, name,
+					"There are no SSL bundles to find it in: Spring Boot's SslAutoConfiguration, which makes them "
+							+ "from spring.ssl.bundle.*, is not in the application context.");
+		}
+		try {
+			return bundles.getBundle(name);
+		}
+		catch (NoSuchSslBundleException ex) {
+			throw new InvalidConfigurationPropertyValueException(BUNDLE, name,
+					"No SSL bundle of that name is configured; configure it under spring.ssl.bundle.jks." + name
+							+ ".* or spring.ssl.bundle.pem." + name + ".*, or name one that is.",
+					ex);
+		}
 	}
 
 	@Override
@@ -49,6 +96,10 @@ final class TlsClientConfigCustomizer implements CuratorFrameworkBuilderCustomiz
 		ZKClientConfig config = new ZKClientConfig();
 		config.setProperty(ZKClientConfig.SECURE_CLIENT, "true");
 		config.setProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, ClientCnxnSocketNetty.class.getName());
+		if (this.bundleFiles != null) {
+			this.bundleFiles.applyTo(config);
+			return config;
+		}
 		try (ClientX509Util x509 = new ClientX509Util()) {
 			this.keyStore.applyTo(config, x509.getSslKeystoreLocationProperty(), x509.getSslKeystorePasswdProperty(),
 					x509.getSslKeystoreTypeProperty());
@@ -61,6 +112,16 @@ final class TlsClientConfigCustomizer implements CuratorFrameworkBuilderCustomiz
 	@Override
 	public int getOrder() {
 		return 0;
+	}
+
+	/**
+	 * Deletes the files of a bundle's stores, if any.
+	 */
+	@Override
+	public void close() {
+		if (this.bundleFiles != null) {
+			this.bundleFiles.close();
+		}
 	}
 
 	/**
@@ -84,6 +145,27 @@ final class TlsClientConfigCustomizer implements CuratorFrameworkBuilderCustomiz
 			if (this.type != null) {
 				config.setProperty(typeKey, this.type);
 			}
+		}
+
+		/**
+		 * Fails unless none of this store's properties is set, since the bundle gives the
+		 * store.
+		 */
+		void checkUnsetBeside(String bundle) {
+			if (this.location != null) {
+				throw setBeside("location", this.location, bundle);
+			}
+			if (this.password != null) {
+				throw setBeside("password", HIDDEN, bundle);
+			}
+			if (this.type != null) {
+				throw setBeside("type", this.type, bundle);
+			}
+		}
+
+		private InvalidConfigurationPropertyValueException setBeside(String property, Object value, String bundle) {
+			return invalid(property, value, "It cannot be set together with " + BUNDLE + " (" + bundle
+					+ "), which gives the " + description() + "; set one or the other.", null);
 		}
 
 		void check() {

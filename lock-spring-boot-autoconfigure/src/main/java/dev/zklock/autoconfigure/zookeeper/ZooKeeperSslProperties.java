@@ -11,9 +11,17 @@ import org.jspecify.annotations.Nullable;
 public class ZooKeeperSslProperties {
 
 	/**
-	 * Whether to connect to ZooKeeper over TLS, through Netty.
+	 * Whether to connect to ZooKeeper over TLS, through Netty. On when a bundle is set,
+	 * unless set to false.
 	 */
-	private boolean enabled;
+	private @Nullable Boolean enabled;
+
+	/**
+	 * Name of the SSL bundle (spring.ssl.bundle.*) that holds the client's key and the
+	 * certificates the server's certificate must chain to, instead of the key-store and
+	 * trust-store properties.
+	 */
+	private @Nullable String bundle;
 
 	/**
 	 * Path of the key store holding the client's certificate and private key, for servers
@@ -51,11 +59,12 @@ public class ZooKeeperSslProperties {
 
 	/**
 	 * Whether to connect to ZooKeeper over TLS
-	 * ({@code distributed-lock.zookeeper.ssl.enabled}).
+	 * ({@code distributed-lock.zookeeper.ssl.enabled}); when it is not set, whether a
+	 * {@link #getBundle() bundle} is.
 	 * @return whether TLS is on
 	 */
 	public boolean isEnabled() {
-		return this.enabled;
+		return (this.enabled != null) ? this.enabled : this.bundle != null;
 	}
 
 	/**
@@ -65,6 +74,26 @@ public class ZooKeeperSslProperties {
 	 */
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	/**
+	 * The name of the SSL bundle that holds the client's key and the trusted certificates
+	 * ({@code distributed-lock.zookeeper.ssl.bundle}), one of those that Spring Boot
+	 * configures under {@code spring.ssl.bundle.*}.
+	 * @return the bundle name, or {@code null}
+	 */
+	public @Nullable String getBundle() {
+		return this.bundle;
+	}
+
+	/**
+	 * Sets the name of the SSL bundle that holds the client's key and the trusted
+	 * certificates ({@code distributed-lock.zookeeper.ssl.bundle}); it cannot be combined
+	 * with the key-store and trust-store properties.
+	 * @param bundle the bundle name, or {@code null}
+	 */
+	public void setBundle(@Nullable String bundle) {
+		this.bundle = bundle;
 	}
 
 	/**

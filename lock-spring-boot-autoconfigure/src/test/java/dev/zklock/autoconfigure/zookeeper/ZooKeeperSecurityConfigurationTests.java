@@ -4,8 +4,11 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.zklock.testsupport.TestCertificates;
 import org.apache.curator.framework.AuthInfo;
@@ -18,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -36,7 +40,7 @@ class ZooKeeperSecurityConfigurationTests {
 	static TestCertificates certificates;
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, SslAutoConfiguration.class))
 		.withPropertyValues("distributed-lock.zookeeper.connect-string=127.0.0.1:2999")
 		.withBean(BuilderCapture.class)
 		.withBean("capturingCustomizer", CuratorFrameworkBuilderCustomizer.class,
@@ -193,6 +197,111 @@ class ZooKeeperSecurityConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.hasMessageContaining("distributed-lock.zookeeper.ssl.key-store-location")
 				.hasMessageNotContaining(TestCertificates.KEY_STORE_PASSWORD));
+	}
+
+	@Test
+	void aBundleTurnsTlsOnAndReachesTheClientAsStoreFilesOnlyTheOwnerReadsUntilShutDown() {
+		AtomicReference<Path> keyStore = new AtomicReference<>();
+		AtomicReference<Path> trustStore = new AtomicReference<>();
+		jksBundle().withPropertyValues("distributed-lock.zookeeper.ssl.bundle=zookeeper").run((context) -> {
+			assertThat(context).hasNotFailed().hasSingleBean(TlsClientConfigCustomizer.class);
+			ZKClientConfig config = lastBuilder().getZkClientConfig();
+			assertThat(config.getBoolean(ZKClientConfig.SECURE_CLIENT)).isTrue();
+			assertThat(config.getProperty("zookeeper.ssl.keyStore.type")).isEqualTo("PKCS12");
+			assertThat(config.getProperty("zookeeper.ssl.trustStore.type")).isEqualTo("PKCS12");
+			keyStore.set(Path.of(config.getProperty("zookeeper.ssl.keyStore.location")));
+			trustStore.set(Path.of(config.getProperty("zookeeper.ssl.trustStore.location")));
+			for (Path store : List.of(keyStore.get(), trustStore.get())) {
+				assertThat(store).isRegularFile();
+				assertThat(Files.getPosixFilePermissions(store))
+					.containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+				assertThat(Files.getPosixFilePermissions(store.getParent())).containsExactlyInAnyOrder(
+						PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
+						PosixFilePermission.OWNER_EXECUTE);
+			}
+			assertThat(KeyStore
+				.getInstance(keyStore.get().toFile(),
+						config.getProperty("zookeeper.ssl.keyStore.password").toCharArray())
+				.isKeyEntry("client")).isTrue();
+		});
+		assertThat(keyStore.get()).doesNotExist();
+		assertThat(trustStore.get()).doesNotExist();
+		assertThat(keyStore.get().getParent()).doesNotExist();
+	}
+
+	@Test
+	void aBundlesProtocolsAndCiphersReachTheClient() {
+		jksBundle()
+			.withPropertyValues("distributed-lock.zookeeper.ssl.bundle=zookeeper",
+					"spring.ssl.bundle.jks.zookeeper.options.enabled-protocols=TLSv1.3",
+					"spring.ssl.bundle.jks.zookeeper.options.ciphers=TLS_AES_128_GCM_SHA256,TLS_AES_256_GCM_SHA384")
+			.run((context) -> {
+				ZKClientConfig config = lastBuilder().getZkClientConfig();
+				assertThat(config.getProperty("zookeeper.ssl.enabledProtocols")).isEqualTo("TLSv1.3");
+				assertThat(config.getProperty("zookeeper.ssl.ciphersuites"))
+					.isEqualTo("TLS_AES_128_GCM_SHA256,TLS_AES_256_GCM_SHA384");
+			});
+	}
+
+	@Test
+	void tlsStaysOffBesideABundleWhenDisabled() {
+		jksBundle()
+			.withPropertyValues("distributed-lock.zookeeper.ssl.bundle=zookeeper",
+					"distributed-lock.zookeeper.ssl.enabled=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(TlsClientConfigCustomizer.class);
+				assertThat(lastBuilder().getZkClientConfig()).isNull();
+			});
+	}
+
+	@Test
+	void anUnknownBundleFailsStartUpNamingThePropertyAndTheBundle() {
+		jksBundle().withPropertyValues("distributed-lock.zookeeper.ssl.bundle=zookeepr")
+			.run((context) -> assertThat(invalidProperty(context.getStartupFailure()))
+				.hasMessageContaining("distributed-lock.zookeeper.ssl.bundle")
+				.hasMessageContaining("zookeepr")
+				.hasMessageContaining("spring.ssl.bundle"));
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "key-store-location", "trust-store-location", "trust-store-password" })
+	void aBundleBesideAStorePropertyFailsStartUpNamingBoth(String property) {
+		jksBundle()
+			.withPropertyValues("distributed-lock.zookeeper.ssl.bundle=zookeeper",
+					"distributed-lock.zookeeper.ssl." + property + "=" + certificates.trustStore())
+			.run((context) -> assertThat(invalidProperty(context.getStartupFailure()))
+				.hasMessageContaining("distributed-lock.zookeeper.ssl." + property)
+				.hasMessageContaining("distributed-lock.zookeeper.ssl.bundle"));
+	}
+
+	@Test
+	void aBundleWithoutSpringBootsSslBundlesFailsStartUpNamingTheProperty() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class))
+			.withPropertyValues("distributed-lock.zookeeper.connect-string=127.0.0.1:2999",
+					"distributed-lock.zookeeper.ssl.bundle=zookeeper")
+			.run((context) -> assertThat(invalidProperty(context.getStartupFailure()))
+				.hasMessageContaining("distributed-lock.zookeeper.ssl.bundle")
+				.hasMessageContaining("SslAutoConfiguration"));
+	}
+
+	@Test
+	void aBundleKeyAliasThatNamesNoKeyFailsStartUpNamingTheBundle() {
+		jksBundle()
+			.withPropertyValues("distributed-lock.zookeeper.ssl.bundle=zookeeper",
+					"spring.ssl.bundle.jks.zookeeper.key.alias=server")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("zookeeper")
+				.hasMessageContaining("server"));
+	}
+
+	private ApplicationContextRunner jksBundle() {
+		return this.contextRunner.withPropertyValues(
+				"spring.ssl.bundle.jks.zookeeper.keystore.location=file:" + certificates.clientKeyStore(),
+				"spring.ssl.bundle.jks.zookeeper.keystore.password=" + TestCertificates.KEY_STORE_PASSWORD,
+				"spring.ssl.bundle.jks.zookeeper.keystore.type=PKCS12",
+				"spring.ssl.bundle.jks.zookeeper.truststore.location=file:" + certificates.trustStore(),
+				"spring.ssl.bundle.jks.zookeeper.truststore.password=" + TestCertificates.TRUST_STORE_PASSWORD,
+				"spring.ssl.bundle.jks.zookeeper.truststore.type=PKCS12");
 	}
 
 	private ApplicationContextRunner ssl(String... properties) {

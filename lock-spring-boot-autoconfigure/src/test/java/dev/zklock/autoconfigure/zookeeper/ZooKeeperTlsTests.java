@@ -1,7 +1,11 @@
 package dev.zklock.autoconfigure.zookeeper;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.concurrent.TimeUnit;
 
 import dev.zklock.LockTemplate;
@@ -20,6 +24,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -43,8 +49,9 @@ class ZooKeeperTlsTests {
 
 	static SecureZooKeeperServer secureServer;
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(ZooKeeperAutoConfiguration.class, DistributedLockAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class,
+				DistributedLockAutoConfiguration.class, SslAutoConfiguration.class));
 
 	@BeforeAll
 	static void startSecureServer() throws Exception {
@@ -84,6 +91,71 @@ class ZooKeeperTlsTests {
 			assertThat(client.checkExists().forPath("/locks/tls")).satisfiesAnyOf((stat) -> assertThat(stat).isNull(),
 					(stat) -> assertThat(stat.getNumChildren()).isZero());
 		});
+	}
+
+	@Test
+	void aClientWithAPemBundleLocksAndUnlocks() throws Exception {
+		Path privateKey = writeClientPrivateKeyPem();
+		this.contextRunner
+			.withPropertyValues("distributed-lock.zookeeper.connect-string=" + secureServer.connectString(),
+					"distributed-lock.zookeeper.ssl.bundle=zookeeper",
+					"spring.ssl.bundle.pem.zookeeper.keystore.certificate=file:" + directory.resolve("client.crt"),
+					"spring.ssl.bundle.pem.zookeeper.keystore.private-key=file:" + privateKey,
+					"spring.ssl.bundle.pem.zookeeper.truststore.certificate=file:" + certificates.serverCertificate())
+			.run(this::locksTwice);
+	}
+
+	@Test
+	void aClientWithAJksBundleLocksAndUnlocks() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.zookeeper.connect-string=" + secureServer.connectString(),
+					"distributed-lock.zookeeper.ssl.bundle=zookeeper",
+					"spring.ssl.bundle.jks.zookeeper.key.alias=client",
+					"spring.ssl.bundle.jks.zookeeper.keystore.location=file:" + certificates.clientKeyStore(),
+					"spring.ssl.bundle.jks.zookeeper.keystore.password=" + TestCertificates.KEY_STORE_PASSWORD,
+					"spring.ssl.bundle.jks.zookeeper.keystore.type=PKCS12",
+					"spring.ssl.bundle.jks.zookeeper.truststore.location=file:" + certificates.trustStore(),
+					"spring.ssl.bundle.jks.zookeeper.truststore.password=" + TestCertificates.TRUST_STORE_PASSWORD,
+					"spring.ssl.bundle.jks.zookeeper.truststore.type=PKCS12")
+			.run(this::locksTwice);
+	}
+
+	@Test
+	void aClientWhoseBundleHasNoKeyIsRefusedByAServerThatAuthenticatesClients() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.zookeeper.connect-string=" + secureServer.connectString(),
+					"distributed-lock.zookeeper.ssl.bundle=zookeeper",
+					"spring.ssl.bundle.pem.zookeeper.truststore.certificate=file:" + certificates.serverCertificate())
+			.run((context) -> assertThat(
+					context.getBean(CuratorFramework.class).blockUntilConnected(4, TimeUnit.SECONDS))
+				.isFalse());
+	}
+
+	private void locksTwice(AssertableApplicationContext context) throws Exception {
+		assertThat(context).hasNotFailed();
+		LockTemplate locks = context.getBean(LockTemplate.class);
+		long first = locks.execute("tls-bundle", Duration.ofSeconds(15), (lock) -> lock.fencingToken());
+		long second = locks.execute("tls-bundle", Duration.ZERO, (lock) -> lock.fencingToken());
+		assertThat(second).isGreaterThan(first).isPositive();
+		assertThat(context.getBean(CuratorFramework.class)
+			.getZookeeperClient()
+			.getZooKeeper()
+			.getClientConfig()
+			.getBoolean("zookeeper.client.secure")).isTrue();
+	}
+
+	/**
+	 * The client's private key, unencrypted in PKCS#8 PEM, from its key store: keytool
+	 * exports certificates only.
+	 */
+	private static Path writeClientPrivateKeyPem() throws Exception {
+		KeyStore keyStore = KeyStore.getInstance(certificates.clientKeyStore().toFile(),
+				TestCertificates.KEY_STORE_PASSWORD.toCharArray());
+		byte[] encoded = keyStore.getKey("client", TestCertificates.KEY_STORE_PASSWORD.toCharArray()).getEncoded();
+		String pem = "-----BEGIN PRIVATE KEY-----\n"
+				+ Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(encoded)
+				+ "\n-----END PRIVATE KEY-----\n";
+		return Files.writeString(directory.resolve("client.key"), pem);
 	}
 
 	@Test
