@@ -73,7 +73,7 @@ final class HoldExchange {
 				return hold;
 			}
 			this.lossDetector.unregister(hold);
-			giveUp(cohort, entry, node, leads, key);
+			giveUp(cohort, entry, node, leads);
 			if (System.nanoTime() - deadline >= 0) {
 				throw new LockAcquisitionException(key,
 						"Could not acquire lock '" + AbbreviatedKey.of(key) + "' within " + waitTime.toMillis()
@@ -142,18 +142,18 @@ final class HoldExchange {
 		return new LockTimeoutException(key, waitTime, this.queueTurns.describeHead(entry.queue, deadline));
 	}
 
-	private void giveUp(@Nullable LockCohort cohort, LockEntry entry, QueuedNode node, boolean leads, String key) {
+	private void giveUp(@Nullable LockCohort cohort, LockEntry entry, QueuedNode node, boolean leads) {
 		if (cohort == null) {
-			this.queueTurns.abandon(entry.queue, node, key);
+			entry.queue.abandon(node);
 		}
 		else if (leads) {
-			this.queueTurns.abandon(entry.queue, node, key);
+			entry.queue.abandon(node);
 			cohort.leadFailed();
 		}
 		else {
 			QueuedNode released = cohort.leave(node, false, 0);
 			if (released != null) {
-				this.queueTurns.abandon(entry.queue, released, key);
+				entry.queue.abandon(released);
 			}
 		}
 	}

@@ -170,13 +170,7 @@ final class LockQueue {
 
 	private void abandonCreated(CuratorEvent event) {
 		if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
-			try {
-				deleteWithCopies(event.getName());
-			}
-			catch (Exception ex) {
-				logger.warn("Could not start deleting the lock node {}, whose creation was given up; ZooKeeper "
-						+ "deletes it when the session ends: {}", event.getName(), ex.toString());
-			}
+			deleteWithCopies(event.getName());
 		}
 	}
 
@@ -265,37 +259,48 @@ final class LockQueue {
 	 * holding the caller up: for a node whose turn did not come. Copies that its create
 	 * left behind are looked for and deleted too (see {@link LockNodeCopies}).
 	 * @param node the node to delete
-	 * @throws Exception if the deletion could not even be started
 	 */
-	void abandon(QueuedNode node) throws Exception {
+	void abandon(QueuedNode node) {
 		deleteWithCopies(node.path());
 	}
 
 	/**
 	 * Deletes a node and its copies in the background; while the client is disconnected,
-	 * once it is connected again, since Curator would give up the look for copies with an
-	 * error in the log. If the session ended meanwhile, the node is gone already.
+	 * once it is connected again (see {@link #whenConnected}). If the session ended
+	 * meanwhile, the node is gone already.
 	 */
-	private void deleteWithCopies(String path) throws Exception {
+	private void deleteWithCopies(String path) {
+		whenConnected(() -> {
+			try {
+				deleteInBackground(path);
+				this.copies.deleteCopiesOf(path);
+			}
+			catch (Exception ex) {
+				logger.warn("Could not start deleting the lock node {}; ZooKeeper deletes it when the session ends: {}",
+						path, ex.toString());
+			}
+		});
+	}
+
+	/**
+	 * Sends requests to ZooKeeper now if the client is connected, or else once it is
+	 * connected again: Curator would give up a request sent into an outage, with an error
+	 * and a stack trace in the log, where a request sent after it goes through.
+	 * @param send what sends the requests, without waiting for their replies
+	 */
+	void whenConnected(Runnable send) {
 		if (this.client.getZookeeperClient().isConnected()) {
-			deleteInBackground(path);
-			this.copies.deleteCopiesOf(path);
+			send.run();
 			return;
 		}
-		AtomicBoolean done = new AtomicBoolean();
+		AtomicBoolean sent = new AtomicBoolean();
 		ConnectionStateListener onReconnection = new ConnectionStateListener() {
 
 			@Override
 			public void stateChanged(CuratorFramework client, ConnectionState newState) {
-				if (newState.isConnected() && done.compareAndSet(false, true)) {
+				if (newState.isConnected() && sent.compareAndSet(false, true)) {
 					client.getConnectionStateListenable().removeListener(this);
-					try {
-						deleteWithCopies(path);
-					}
-					catch (Exception ex) {
-						logger.warn("Could not start deleting the lock node {}; ZooKeeper deletes it when the "
-								+ "session ends: {}", path, ex.toString());
-					}
+					send.run();
 				}
 			}
 

@@ -66,7 +66,7 @@ final class LockReleaser {
 					}
 					QueuedNode released = giveBack(entry, hold);
 					if (released != null) {
-						this.queueTurns.leave(released, hold.key());
+						this.queueTurns.leave(entry.queue, released, hold.key());
 					}
 				}
 			}
@@ -114,7 +114,7 @@ final class LockReleaser {
 				if (change == LockHold.Change.ENDED) {
 					QueuedNode node = giveBack(entry, hold);
 					if (node != null) {
-						this.queueTurns.abandon(entry.queue, node, hold.key());
+						entry.queue.abandon(node);
 					}
 				}
 			}

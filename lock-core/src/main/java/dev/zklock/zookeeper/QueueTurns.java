@@ -116,7 +116,7 @@ final class QueueTurns {
 						logger.debug(
 								"The ZooKeeper session that queued for '{}' ended during an outage; queueing again",
 								AbbreviatedKey.of(key));
-						abandon(queue, node, key);
+						queue.abandon(node);
 						node = null;
 					}
 				}
@@ -131,7 +131,7 @@ final class QueueTurns {
 		}
 		finally {
 			if (node != null) {
-				abandon(queue, node, key);
+				queue.abandon(node);
 			}
 		}
 	}
@@ -145,7 +145,7 @@ final class QueueTurns {
 	private @Nullable QueuedNode sessionEnded(LockQueue queue, @Nullable QueuedNode node, String key, Duration waitTime,
 			long deadline, KeeperException.NoNodeException ex) {
 		if (node != null) {
-			abandon(queue, node, key);
+			queue.abandon(node);
 		}
 		if (System.nanoTime() - deadline >= 0) {
 			throw new LockAcquisitionException(key, "Could not acquire lock '" + AbbreviatedKey.of(key) + "' within "
@@ -284,31 +284,23 @@ final class QueueTurns {
 	}
 
 	/**
-	 * Deletes a node without waiting for ZooKeeper to confirm it.
+	 * Deletes a held node without waiting for ZooKeeper: another process sees the lock
+	 * free once the deletion is applied, and this session's next request on the key is
+	 * applied after it. A node that is already gone is no error. While the client is
+	 * disconnected, the deletion is sent once it is connected again (see
+	 * {@link LockQueue#whenConnected}): if the session lasted, the node is deleted then;
+	 * if it ended, ZooKeeper deleted the node with it. A deletion that fails is logged;
+	 * Curator keeps deleting the node in the background, and ZooKeeper deletes it when
+	 * the session ends.
 	 * @param queue the node's queue
 	 * @param node the node
 	 * @param key the lock key, for messages
 	 */
-	void abandon(LockQueue queue, QueuedNode node, String key) {
-		try {
-			queue.abandon(node);
-		}
-		catch (Exception ex) {
-			logger.warn("Could not start deleting the lock node of '{}' ({}); ZooKeeper deletes it when the session "
-					+ "ends: {}", AbbreviatedKey.of(key), node.path(), ex.toString());
-		}
+	void leave(LockQueue queue, QueuedNode node, String key) {
+		queue.whenConnected(() -> sendDeletion(node, key));
 	}
 
-	/**
-	 * Deletes a held node without waiting for ZooKeeper: another process sees the lock
-	 * free once the deletion is applied, and this session's next request on the key is
-	 * applied after it. A node that is already gone is no error. A deletion that fails is
-	 * logged; Curator keeps deleting the node in the background, and ZooKeeper deletes it
-	 * when the session ends.
-	 * @param node the node
-	 * @param key the lock key, for messages
-	 */
-	void leave(QueuedNode node, String key) {
+	private void sendDeletion(QueuedNode node, String key) {
 		try {
 			this.client.delete().quietly().guaranteed().inBackground((curator, deleted) -> {
 				// a node that is gone, or whose session ended, needs no more deleting

@@ -99,7 +99,7 @@ class HandOffDoubtTests {
 		assertThat(this.detector.unpausedSince(turn.checkedAt())).isTrue();
 		pauseLongerThanHalfTheSessionTimeout();
 		assertThat(this.detector.unpausedSince(turn.checkedAt())).isFalse();
-		queueTurns.abandon(this.entry.queue, turn.node(), "hot");
+		this.entry.queue.abandon(turn.node());
 	}
 
 	/**

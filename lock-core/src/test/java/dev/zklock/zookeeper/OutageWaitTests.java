@@ -170,6 +170,33 @@ class OutageWaitTests {
 	}
 
 	@Test
+	void holderThatReleasesDuringAnOutageDeletesItsNodeOnceZooKeeperIsBack() throws Exception {
+		CuratorFramework holderClient = client(LASTING_SESSION_MILLIS);
+		ZooKeeperLockRegistry holder = registry(holderClient);
+		ZooKeeperLockRegistry other = registry(client(LASTING_SESSION_MILLIS));
+		AcquiredLock holding = holder.acquireDetached("released-in-outage", LockType.EXCLUSIVE, 1, LONG_WAIT);
+		long session = holderClient.getZookeeperClient().getZooKeeper().getSessionId();
+		CountDownLatch suspended = stateReached(holderClient, ConnectionState.SUSPENDED);
+		CountDownLatch reconnected = stateReached(holderClient, ConnectionState.RECONNECTED);
+		zookeeper.stop();
+		assertThat(suspended.await(AWAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		holding.release();
+		// the length of the outage, part of the scenario: longer than the connection
+		// timeout, after which Curator gives up a request sent into the outage
+		Thread.sleep(CONNECTION_TIMEOUT_MILLIS + 1000);
+		zookeeper.start();
+		zookeeper.awaitServing(AWAIT);
+		assertThat(reconnected.await(AWAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(holderClient.getZookeeperClient().getZooKeeper().getSessionId())
+			.as("the session outlived the outage")
+			.isEqualTo(session);
+		AcquiredLock taken = other.acquireDetached("released-in-outage", LockType.EXCLUSIVE, 1, LONG_WAIT);
+		assertThat(taken.fencingToken()).isGreaterThan(holding.fencingToken());
+		taken.release();
+		assertNoStackTraceLogged();
+	}
+
+	@Test
 	void waiterFailsAtItsDeadlineTellingHowLongZooKeeperCouldNotBeReached() throws Exception {
 		ZooKeeperLockRegistry holder = registry(client(LASTING_SESSION_MILLIS));
 		CuratorFramework waiterClient = client(LASTING_SESSION_MILLIS);
