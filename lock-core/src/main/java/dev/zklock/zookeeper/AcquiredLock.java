@@ -14,13 +14,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AcquiredLock implements ReleasableLock {
 
-	private final LockReleaser releaser;
+	private final ZooKeeperLockRegistry registry;
 
-	private final LockLossDetector lossDetector;
+	private final LockKey lockKey;
 
-	private final LockEntry entry;
-
-	private final LockHold hold;
+	private final LockKey.Hold hold;
 
 	private static final AtomicIntegerFieldUpdater<AcquiredLock> RELEASED = AtomicIntegerFieldUpdater
 		.newUpdater(AcquiredLock.class, "released");
@@ -28,15 +26,14 @@ public final class AcquiredLock implements ReleasableLock {
 	/** {@code 1} once released. */
 	private volatile int released;
 
-	AcquiredLock(LockReleaser releaser, LockLossDetector lossDetector, LockEntry entry, LockHold hold) {
-		this.releaser = releaser;
-		this.lossDetector = lossDetector;
-		this.entry = entry;
+	AcquiredLock(ZooKeeperLockRegistry registry, LockKey lockKey, LockKey.Hold hold) {
+		this.registry = registry;
+		this.lockKey = lockKey;
 		this.hold = hold;
 	}
 
-	LockEntry entry() {
-		return this.entry;
+	LockKey lockKey() {
+		return this.lockKey;
 	}
 
 	@Override
@@ -51,7 +48,7 @@ public final class AcquiredLock implements ReleasableLock {
 
 	@Override
 	public boolean isValid() {
-		return this.released == 0 && this.lossDetector.isHeld(this.hold);
+		return this.released == 0 && this.registry.isHeld(this.hold);
 	}
 
 	/**
@@ -63,7 +60,7 @@ public final class AcquiredLock implements ReleasableLock {
 	@Override
 	public boolean isLost() {
 		if (this.released == 0) {
-			this.lossDetector.isHeld(this.hold);
+			this.registry.isHeld(this.hold);
 		}
 		return this.hold.lossReason() != null;
 	}
@@ -93,7 +90,7 @@ public final class AcquiredLock implements ReleasableLock {
 	@Override
 	public void release() {
 		if (RELEASED.compareAndSet(this, 0, 1)) {
-			this.releaser.release(this.entry, this.hold);
+			this.registry.release(this.lockKey, this.hold);
 		}
 	}
 
@@ -121,7 +118,7 @@ public final class AcquiredLock implements ReleasableLock {
 			throw new IllegalArgumentException("'delay' must not be negative, but was " + delay);
 		}
 		if (RELEASED.compareAndSet(this, 0, 1)) {
-			return this.releaser.releaseAfter(this.entry, this.hold, delay);
+			return this.registry.releaseAfter(this.lockKey, this.hold, delay);
 		}
 		return CompletableFuture.completedStage(null);
 	}

@@ -48,7 +48,7 @@ final class LockLossDetector implements AutoCloseable {
 
 	private final LostLockPolicy policy;
 
-	private final Set<LockHold> holds = ConcurrentHashMap.newKeySet();
+	private final Set<LockKey.Hold> holds = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * When the process was last seen running: the pause watcher refreshes it every
@@ -120,11 +120,11 @@ final class LockLossDetector implements AutoCloseable {
 	 * the current one, so that no event falls between the two.
 	 * @param hold the hold
 	 */
-	void register(LockHold hold) {
+	void register(LockKey.Hold hold) {
 		this.holds.add(hold);
 	}
 
-	void unregister(LockHold hold) {
+	void unregister(LockKey.Hold hold) {
 		this.holds.remove(hold);
 	}
 
@@ -132,7 +132,7 @@ final class LockLossDetector implements AutoCloseable {
 	 * The holds being watched: every lock this registry holds now.
 	 * @return the holds
 	 */
-	Collection<LockHold> holds() {
+	Collection<LockKey.Hold> holds() {
 		return Collections.unmodifiableSet(this.holds);
 	}
 
@@ -143,7 +143,7 @@ final class LockLossDetector implements AutoCloseable {
 	 * @param hold the hold
 	 * @return whether the lock is held
 	 */
-	boolean isHeld(LockHold hold) {
+	boolean isHeld(LockKey.Hold hold) {
 		checkForPause();
 		if (hold.lossReason() != null) {
 			return false;
@@ -294,7 +294,7 @@ final class LockLossDetector implements AutoCloseable {
 	 */
 	private void reconnected() {
 		long session = currentSessionId();
-		for (LockHold hold : this.holds) {
+		for (LockKey.Hold hold : this.holds) {
 			if (hold.sessionId() != session) {
 				lose(hold, "the ZooKeeper session that held it ended");
 			}
@@ -365,7 +365,7 @@ final class LockLossDetector implements AutoCloseable {
 			loseAll(reason);
 		}
 		else {
-			this.holds.forEach(LockHold::markUncertain);
+			this.holds.forEach(LockKey.Hold::markUncertain);
 		}
 	}
 
@@ -381,8 +381,8 @@ final class LockLossDetector implements AutoCloseable {
 		if (this.closed || !this.client.getZookeeperClient().isConnected()) {
 			return;
 		}
-		Map<LockHold, Long> generations = new HashMap<>();
-		for (LockHold hold : this.holds) {
+		Map<LockKey.Hold, Long> generations = new HashMap<>();
+		for (LockKey.Hold hold : this.holds) {
 			if (hold.isUncertain()) {
 				generations.put(hold, hold.doubtGeneration());
 			}
@@ -404,7 +404,7 @@ final class LockLossDetector implements AutoCloseable {
 		}
 	}
 
-	private void confirmed(long session, Map<LockHold, Long> generations) {
+	private void confirmed(long session, Map<LockKey.Hold, Long> generations) {
 		this.beforeMarkingCertain.run();
 		generations.forEach((hold, generation) -> {
 			if (hold.sessionId() != session) {
@@ -421,7 +421,7 @@ final class LockLossDetector implements AutoCloseable {
 		this.holds.forEach((hold) -> lose(hold, reason));
 	}
 
-	private void lose(LockHold hold, String reason) {
+	private void lose(LockKey.Hold hold, String reason) {
 		if (hold.markLost(reason)) {
 			logger.warn("Lock '{}' (fencing token {}) is lost: {}{}", AbbreviatedKey.of(hold.key()),
 					hold.fencingToken(), reason, this.policy.interruptsHolder() ? "; interrupting its holder" : "");

@@ -73,8 +73,8 @@ final class QueueTurns {
 	 * in time
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
-	@Nullable CohortTurn take(LockQueue queue, String key, LockNodeKind kind, HolderIdentity holder, Duration waitTime,
-			long deadline, LockLossDetector lossDetector) throws Exception {
+	LockKey.@Nullable Turn take(LockQueue queue, String key, LockNodeKind kind, HolderIdentity holder,
+			Duration waitTime, long deadline, LockLossDetector lossDetector) throws Exception {
 		LongSupplier pauses = lossDetector::pauses;
 		Outage outage = new Outage();
 		long turnDeadline = awaitConnection(key, deadline, outage);
@@ -100,7 +100,7 @@ final class QueueTurns {
 					if (turnCheckedAt.isEmpty()) {
 						return null;
 					}
-					CohortTurn turn = new CohortTurn(node, 0, turnCheckedAt.getAsLong());
+					LockKey.Turn turn = new LockKey.Turn(node, 0, turnCheckedAt.getAsLong());
 					node = null;
 					return turn;
 				}

@@ -8,7 +8,7 @@ import org.apache.zookeeper.KeeperException;
 
 /**
  * Learns from ZooKeeper whether other nodes queue behind a held node, for the bounds of a
- * {@link LockCohort}'s hand-offs.
+ * {@link LockKey} cohort's hand-offs.
  */
 @FunctionalInterface
 interface QueueWatch {

@@ -33,24 +33,20 @@ public final class ZooKeeperLock implements Lock {
 
 	private final ZooKeeperLockRegistry registry;
 
-	private final LockEntries entries;
-
 	private final String key;
 
 	/**
 	 * Creates a view of a key's exclusive lock.
-	 * @param registry the registry that acquires the lock
-	 * @param entries the registry's entries, which keep the acquisitions made through the
-	 * views of the key
+	 * @param registry the registry that acquires the lock, and keeps the acquisitions
+	 * made through the views of the key in the key's state
 	 * @param key the lock key
 	 * @throws IllegalArgumentException if the key is {@code null} or blank
 	 */
-	ZooKeeperLock(ZooKeeperLockRegistry registry, LockEntries entries, String key) {
+	ZooKeeperLock(ZooKeeperLockRegistry registry, String key) {
 		if (key == null || key.isBlank()) {
 			throw new IllegalArgumentException("Lock key must not be null or blank");
 		}
 		this.registry = registry;
-		this.entries = entries;
 		this.key = key;
 	}
 
@@ -146,8 +142,8 @@ public final class ZooKeeperLock implements Lock {
 	 */
 	@Override
 	public void unlock() {
-		LockEntry entry = this.entries.find(this.key);
-		AcquiredLock latest = (entry != null) ? entry.removeLatestViewAcquisition(Thread.currentThread()) : null;
+		LockKey lockKey = this.registry.keyInUse(this.key);
+		AcquiredLock latest = (lockKey != null) ? lockKey.removeLatestView(Thread.currentThread()) : null;
 		if (latest == null) {
 			throw notHeldByCurrentThread();
 		}
@@ -165,8 +161,8 @@ public final class ZooKeeperLock implements Lock {
 	 * through any view of the key
 	 */
 	public LockHandle handle() {
-		LockEntry entry = this.entries.find(this.key);
-		AcquiredLock outermost = (entry != null) ? entry.outermostViewAcquisition(Thread.currentThread()) : null;
+		LockKey lockKey = this.registry.keyInUse(this.key);
+		AcquiredLock outermost = (lockKey != null) ? lockKey.outermostView(Thread.currentThread()) : null;
 		if (outermost == null) {
 			throw notHeldByCurrentThread();
 		}
@@ -192,12 +188,12 @@ public final class ZooKeeperLock implements Lock {
 	}
 
 	/**
-	 * Records an acquisition of the calling thread in the key's entry, shared by every
+	 * Records an acquisition of the calling thread in the key's state, shared by every
 	 * view of the key; only once it succeeded, so that a thread whose attempts fail is
 	 * never kept there.
 	 */
 	private void hold(AcquiredLock acquired) {
-		acquired.entry().addViewAcquisition(Thread.currentThread(), acquired);
+		acquired.lockKey().addView(Thread.currentThread(), acquired);
 	}
 
 	/**

@@ -110,8 +110,7 @@ class HandOffBoundsTests {
 					tokens.add(lock.fencingToken());
 					// leave only once another thread waits in the cohort, so that every
 					// release is a hand-off
-					LockCohort cohort = lock.entry().cohortOf(LockNodeKind.EXCLUSIVE);
-					while (!cohort.hasWaiters() && tokens.size() < holds) {
+					while (!lock.lockKey().hasWaiters(LockNodeKind.EXCLUSIVE) && tokens.size() < holds) {
 						Thread.onSpinWait();
 					}
 					lock.release();

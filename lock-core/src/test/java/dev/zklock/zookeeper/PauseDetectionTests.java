@@ -1,5 +1,6 @@
 package dev.zklock.zookeeper;
 
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -33,7 +34,7 @@ class PauseDetectionTests {
 	@RegisterExtension
 	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
-	private final RegistryScheduler scheduler = new RegistryScheduler();
+	private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
 
 	private final List<PausedHolder> holders = new CopyOnWriteArrayList<>();
 
@@ -49,7 +50,8 @@ class PauseDetectionTests {
 		try (LockLossDetector detector = new LockLossDetector(client, LostLockPolicy.defaults(), this.scheduler)) {
 			LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/busy/lock-0000000000", LockNodeKind.EXCLUSIVE,
 					1, client.getZookeeperClient().getZooKeeper().getSessionId());
-			LockHold hold = new LockHold("busy", node, node.fencingToken(0), Thread.currentThread(), null);
+			LockKey.Hold hold = new LockKey.Hold(new LockKey("busy", HandOffPolicy.disabled()), node, 0,
+					Thread.currentThread());
 			detector.register(hold);
 			this.scheduler.submit(() -> sleep(ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS * 3 / 4)).get();
 			assertThat(detector.isHeld(hold)).isTrue();
