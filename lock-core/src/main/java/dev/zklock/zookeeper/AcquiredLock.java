@@ -32,6 +32,10 @@ public final class AcquiredLock implements ReleasableLock {
 		this.hold = hold;
 	}
 
+	/**
+	 * The state of the acquisition's key.
+	 * @return the key's state
+	 */
 	LockKey lockKey() {
 		return this.lockKey;
 	}

@@ -92,12 +92,6 @@ final class LockKey {
 	private final Map<Thread, Hold> holds = new HashMap<>();
 
 	/**
-	 * The acquisitions each thread holds through {@link ZooKeeperLock} views, latest
-	 * first.
-	 */
-	private final Map<Thread, Deque<AcquiredLock>> views = new HashMap<>();
-
-	/**
 	 * The acquisitions that use this key, holding or waiting. Counted only within the
 	 * registry's atomic updates of the key's mapping, which serialize them.
 	 */
@@ -487,64 +481,6 @@ final class LockKey {
 		this.lock.lock();
 		try {
 			return cohort.leave(hold.node, handOff, checkedAt);
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/**
-	 * Records an acquisition that a thread made through any {@link ZooKeeperLock} view of
-	 * the key, as its latest.
-	 * @param thread the acquiring thread
-	 * @param acquired the acquisition, which keeps this key in use until released
-	 */
-	void addView(Thread thread, AcquiredLock acquired) {
-		this.lock.lock();
-		try {
-			this.views.computeIfAbsent(thread, (t) -> new ArrayDeque<>()).push(acquired);
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/**
-	 * The earliest acquisition that a thread still holds through any
-	 * {@link ZooKeeperLock} view of the key: its outermost, released last.
-	 * @param thread the thread
-	 * @return the acquisition, or {@code null} if the thread has none
-	 */
-	@Nullable AcquiredLock outermostView(Thread thread) {
-		this.lock.lock();
-		try {
-			Deque<AcquiredLock> acquired = this.views.get(thread);
-			return (acquired != null) ? acquired.peekLast() : null;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/**
-	 * Removes the latest acquisition that a thread made through any {@link ZooKeeperLock}
-	 * view of the key.
-	 * @param thread the thread
-	 * @return the acquisition, still to be released, or {@code null} if the thread has
-	 * none
-	 */
-	@Nullable AcquiredLock removeLatestView(Thread thread) {
-		this.lock.lock();
-		try {
-			Deque<AcquiredLock> acquired = this.views.get(thread);
-			if (acquired == null) {
-				return null;
-			}
-			AcquiredLock latest = acquired.pop();
-			if (acquired.isEmpty()) {
-				this.views.remove(thread);
-			}
-			return latest;
 		}
 		finally {
 			this.lock.unlock();

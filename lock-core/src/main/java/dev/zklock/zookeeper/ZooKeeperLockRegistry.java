@@ -686,16 +686,6 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	}
 
 	/**
-	 * The state of a key that an acquisition of this process uses, without counting it as
-	 * used again.
-	 * @param key the lock key
-	 * @return the key's state, or {@code null} if the key is not in use
-	 */
-	@Nullable LockKey keyInUse(String key) {
-		return this.keys.get(key);
-	}
-
-	/**
 	 * The detector that tells this registry's holds of losses; for tests.
 	 * @return the loss detector
 	 */
