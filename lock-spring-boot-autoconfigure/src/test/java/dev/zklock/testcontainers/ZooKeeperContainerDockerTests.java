@@ -20,8 +20,8 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A real {@code zookeeper} container with {@code @ServiceConnection}, as the README shows
- * it. Needs a Docker engine: skipped without Docker.
+ * A real {@code zookeeper} container with {@code @ServiceConnection}, as the guide's
+ * testing chapter shows it. Needs a Docker engine: skipped without Docker.
  */
 @Testcontainers(disabledWithoutDocker = true)
 @SpringBootTest(classes = ZooKeeperContainerDockerTests.LockConfiguration.class)
