@@ -27,9 +27,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = ZooKeeperContainerDockerTests.LockConfiguration.class)
 class ZooKeeperContainerDockerTests {
 
+	// tag::container[]
 	@Container
 	@ServiceConnection
 	static final GenericContainer<?> zookeeper = new GenericContainer<>("zookeeper:3.9.4").withExposedPorts(2181);
+
+	// end::container[]
 
 	@Autowired
 	ZooKeeperConnectionDetails connectionDetails;
