@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * README's "How the code is laid out" names files that exist: every type of zklock it
- * names, with its folder or without, is a source file of the core or of the
+ * CONTRIBUTING.md's "How the code is laid out" names files that exist: every type of
+ * zklock it names, with its folder or without, is a source file of the core or of the
  * auto-configuration.
  */
 class CodeLayoutReadmeTests {
@@ -40,9 +40,9 @@ class CodeLayoutReadmeTests {
 
 	@Test
 	void everyTypeNamedIsASourceFile() throws IOException {
-		String readme = Files.readString(Path.of("..", "README.md"));
+		String readme = Files.readString(Path.of("..", "CONTRIBUTING.md"));
 		int start = readme.indexOf("\n## How the code is laid out\n");
-		assertThat(start).as("README's How the code is laid out section").isNotNegative();
+		assertThat(start).as("CONTRIBUTING.md's How the code is laid out section").isNotNegative();
 		Matcher types = TYPE.matcher(readme.substring(start, readme.indexOf("\n## ", start + 1)));
 		List<String> named = new ArrayList<>();
 		while (types.find()) {

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The example of the README's {@code java.util.concurrent.locks.Lock} section: its class
- * is {@link StockReservations} as it stands, compiled with the tests, and it locks as the
- * README says.
+ * The example of the guide's chapter on the {@code java.util.concurrent.locks.Lock} view:
+ * the page includes {@link StockReservations} whole, as it is compiled with the tests,
+ * and it locks as the chapter says.
  */
 class LockViewExampleTests {
 
@@ -28,12 +28,11 @@ class LockViewExampleTests {
 			"StockReservations.java");
 
 	@Test
-	void readmeShowsTheExampleClassWhole() throws IOException {
-		String readme = Files.readString(Path.of("..", "README.md"));
-		int start = readme.indexOf("\n### A `java.util.concurrent.locks.Lock`\n");
-		assertThat(start).as("README's Lock section").isNotNegative();
-		assertThat(readme.substring(start, readme.indexOf("\n### ", start + 1)))
-			.contains("```java\n" + Files.readString(EXAMPLE) + "```\n");
+	void guideShowsTheExampleClassWhole() throws IOException {
+		String page = Files.readString(Path.of("..", "docs", "modules", "ROOT", "pages", "lock-view.adoc"));
+		assertThat(EXAMPLE).exists();
+		assertThat(page).contains("[source,java]\n----\ninclude::example$core/"
+				+ Path.of("src", "test", "java").relativize(EXAMPLE).toString().replace('\\', '/') + "[]\n----\n");
 	}
 
 	@Test

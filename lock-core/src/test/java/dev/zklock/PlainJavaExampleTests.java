@@ -19,9 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The example of the README's "Without Spring" section: its class is
- * {@link NightlyReports} as it stands, compiled with the tests of a module that has no
- * Spring on its class path, and it locks as the README says.
+ * The example of the guide's "Locks without Spring" chapter: the page includes
+ * {@link NightlyReports} whole, as it is compiled with the tests of a module that has no
+ * Spring on its class path, and it locks as the chapter says.
  */
 class PlainJavaExampleTests {
 
@@ -34,12 +34,11 @@ class PlainJavaExampleTests {
 	private static final LocalDate DAY = LocalDate.of(2026, 11, 24);
 
 	@Test
-	void readmeShowsTheExampleClassWhole() throws IOException {
-		String readme = Files.readString(Path.of("..", "README.md"));
-		int start = readme.indexOf("\n### Without Spring\n");
-		assertThat(start).as("README's Without Spring section").isNotNegative();
-		assertThat(readme.substring(start, readme.indexOf("\n### ", start + 1)))
-			.contains("```java\n" + Files.readString(EXAMPLE) + "```\n");
+	void guideShowsTheExampleClassWhole() throws IOException {
+		String page = Files.readString(Path.of("..", "docs", "modules", "ROOT", "pages", "without-spring.adoc"));
+		assertThat(EXAMPLE).exists();
+		assertThat(page).contains("[source,java]\n----\ninclude::example$core/"
+				+ Path.of("src", "test", "java").relativize(EXAMPLE).toString().replace('\\', '/') + "[]\n----\n");
 	}
 
 	@Test

@@ -22,17 +22,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.env.PropertiesPropertySourceLoader;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ByteArrayResource;
+import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The complete example of the README's "Use it" section: its class is
- * {@link OrderService} as it stands, compiled with the tests, and it locks as the README
- * says. The table of the JDBC fence that the README shows is the one the fence creates.
+ * The complete example of the README's "Use it" section and of the guide's "Getting
+ * started": its class is {@link OrderService} as it stands (the README shows it whole,
+ * the guide includes it), compiled with the tests, and it locks as both say. Their
+ * properties set what they say, and the table of the JDBC fence that the guide shows is
+ * the one the fence creates.
  */
 class ReadmeExampleTests {
 
@@ -47,9 +51,15 @@ class ReadmeExampleTests {
 	}
 
 	@Test
-	void readmeShowsTheFenceTableAsTheFenceCreatesIt() throws IOException {
+	void guideIncludesTheExampleClassWhole() throws IOException {
+		assertThat(guidePage("getting-started.adoc")).contains(
+				"[source,java]\n----\ninclude::example$autoconfigure/com/example/orders/OrderService.java[]\n----\n");
+	}
+
+	@Test
+	void guideShowsTheFenceTableAsTheFenceCreatesIt() throws IOException {
 		String statement = new JdbcLockFence(new JdbcDataSource()).createTableStatement();
-		assertThat(Files.readString(Path.of("..", "README.md"))).contains("```sql\n" + statement + ";\n```\n");
+		assertThat(guidePage("fencing.adoc")).contains("[source,sql]\n----\n" + statement + ";\n----\n");
 	}
 
 	@Test
@@ -59,10 +69,30 @@ class ReadmeExampleTests {
 		String yaml = section.substring(start, section.indexOf("```", start));
 		List<PropertySource<?>> sources = new YamlPropertySourceLoader().load("README.md",
 				new ByteArrayResource(yaml.getBytes(StandardCharsets.UTF_8)));
-		ZooKeeperProperties properties = new Binder(ConfigurationPropertySources.from(sources))
+		assertThat(zooKeeperProperties(sources).getConnectString()).isEqualTo("zk1:2181,zk2:2181,zk3:2181");
+	}
+
+	@Test
+	void guidePropertiesSetTheConnectStringOrTheEmbeddedServer() throws IOException {
+		assertThat(guidePage("getting-started.adoc"))
+			.contains("include::example$autoconfigure-resources/samples/connect-string.yml[tag=connect-string]")
+			.contains("include::example$autoconfigure-resources/samples/embedded.properties[tag=embedded]");
+		List<PropertySource<?>> yaml = new YamlPropertySourceLoader().load("connect-string.yml",
+				new ClassPathResource("samples/connect-string.yml"));
+		assertThat(zooKeeperProperties(yaml).getConnectString()).isEqualTo("zk1:2181,zk2:2181,zk3:2181");
+		List<PropertySource<?>> properties = new PropertiesPropertySourceLoader().load("embedded.properties",
+				new ClassPathResource("samples/embedded.properties"));
+		assertThat(zooKeeperProperties(properties).getEmbedded().isEnabled()).isTrue();
+	}
+
+	private static ZooKeeperProperties zooKeeperProperties(List<PropertySource<?>> sources) {
+		return new Binder(ConfigurationPropertySources.from(sources))
 			.bind("distributed-lock.zookeeper", ZooKeeperProperties.class)
 			.get();
-		assertThat(properties.getConnectString()).isEqualTo("zk1:2181,zk2:2181,zk3:2181");
+	}
+
+	private static String guidePage(String name) throws IOException {
+		return Files.readString(Path.of("..", "docs", "modules", "ROOT", "pages", name));
 	}
 
 	@Test
@@ -87,7 +117,7 @@ class ReadmeExampleTests {
 		String readme = Files.readString(Path.of("..", "README.md"));
 		int start = readme.indexOf("\n## Use it\n");
 		assertThat(start).as("README's Use it section").isNotNegative();
-		return readme.substring(start, readme.indexOf("\n### ", start));
+		return readme.substring(start, readme.indexOf("\n## ", start + 1));
 	}
 
 }

@@ -22,9 +22,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Fencing tokens of an ensemble whose zxids come from the highest epochs a token holds
- * (below 2^19, see README): tokens keep growing across a leader election into the last
- * epoch, and the next election, into the first epoch that no token holds, makes
- * acquisitions fail with a message that says why, never a token that went down.
+ * (below 2^19, see the guide's fencing chapter): tokens keep growing across a leader
+ * election into the last epoch, and the next election, into the first epoch that no token
+ * holds, makes acquisitions fail with a message that says why, never a token that went
+ * down.
  */
 class HighEpochTests {
 

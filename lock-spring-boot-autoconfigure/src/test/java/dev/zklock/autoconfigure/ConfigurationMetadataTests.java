@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every property is described in the generated metadata and in the README's configuration
+ * Every property is described in the generated metadata and in the guide's configuration
  * table.
  */
 class ConfigurationMetadataTests {
@@ -30,10 +30,13 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
-	void everyPropertyIsInTheReadme() throws IOException {
+	void everyPropertyIsInTheGuide() throws IOException {
 		List<String> names = JsonPath.read(metadata(), "$.properties[*].name");
-		String readme = Files.readString(Path.of("..", "README.md"));
-		assertThat(names).allSatisfy((name) -> assertThat(readme).contains("`" + name + "`"));
+		Path partials = Path.of("..", "docs", "modules", "ROOT", "partials");
+		assertThat(Files.readString(Path.of("..", "docs", "modules", "ROOT", "pages", "configuration.adoc")))
+			.contains("include::partial$configuration-properties.adoc[]");
+		String table = Files.readString(partials.resolve("configuration-properties.adoc"));
+		assertThat(names).allSatisfy((name) -> assertThat(table).contains("`" + name + "`"));
 	}
 
 	private static String metadata() throws IOException {

@@ -20,16 +20,19 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A real {@code zookeeper} container with {@code @ServiceConnection}, as the README shows
- * it. Needs a Docker engine: skipped without Docker.
+ * A real {@code zookeeper} container with {@code @ServiceConnection}, as the guide's
+ * testing chapter shows it. Needs a Docker engine: skipped without Docker.
  */
 @Testcontainers(disabledWithoutDocker = true)
 @SpringBootTest(classes = ZooKeeperContainerDockerTests.LockConfiguration.class)
 class ZooKeeperContainerDockerTests {
 
+	// tag::container[]
 	@Container
 	@ServiceConnection
 	static final GenericContainer<?> zookeeper = new GenericContainer<>("zookeeper:3.9.4").withExposedPorts(2181);
+
+	// end::container[]
 
 	@Autowired
 	ZooKeeperConnectionDetails connectionDetails;

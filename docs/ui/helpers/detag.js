@@ -1,0 +1,3 @@
+'use strict'
+
+module.exports = (html) => html && html.replace(/<[^>]+>/g, '')

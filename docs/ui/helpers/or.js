@@ -1,0 +1,3 @@
+'use strict'
+
+module.exports = (...args) => args.slice(0, -1).some((arg) => arg)
