@@ -40,6 +40,10 @@ final class LockObservations {
 	 * @return the acquired lock, observed until its release
 	 */
 	ObservedLock acquire(LockRequest request, boolean raiseLoss, Supplier<ReleasableLock> acquisition) {
+		if (this.registry.isNoop()) {
+			// nothing observes: no observation is made, and none is stopped
+			return new ObservedLock(acquisition.get(), request, raiseLoss, System.nanoTime(), Observation.NOOP);
+		}
 		Observation observation = start(DefaultLockObservationConvention.ACQUISITION, request);
 		ReleasableLock lock;
 		try {
@@ -85,6 +89,9 @@ final class LockObservations {
 	 * protected code, is what reaches the caller.
 	 */
 	static void stop(Observation observation, Outcome outcome, @Nullable Throwable failure) {
+		if (observation.isNoop()) {
+			return;
+		}
 		try {
 			if (observation.getContext() instanceof LockObservationContext context) {
 				context.setOutcome(outcome);

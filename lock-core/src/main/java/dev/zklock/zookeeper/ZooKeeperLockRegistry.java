@@ -82,7 +82,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * The acquisitions that wait for their locks now, for operators, each under an id of
 	 * its own.
 	 */
-	private final Map<Long, LockActivity> waits = new ConcurrentHashMap<>();
+	private final Map<Long, Wait> waits = new ConcurrentHashMap<>();
 
 	private final AtomicLong waitIds = new AtomicLong();
 
@@ -342,7 +342,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the awaited locks
 	 */
 	public List<LockActivity> waitingLocks() {
-		return List.copyOf(this.waits.values());
+		return this.waits.values().stream().map(Wait::activity).toList();
 	}
 
 	/**
@@ -444,7 +444,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 			@Nullable Thread owner) {
 		String key = lockKey.key;
 		Long waitId = this.waitIds.incrementAndGet();
-		this.waits.put(waitId, LockActivity.waiting(key, kind, Instant.now(), owner));
+		this.waits.put(waitId, new Wait(key, kind, System.currentTimeMillis(), owner));
 		try {
 			return take(lockKey, kind, waitTime, deadline, owner);
 		}
@@ -701,6 +701,18 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
 	private static @Nullable LockKey disposed(String key, LockKey lockKey) {
 		return lockKey.removeUser() ? lockKey : null;
+	}
+
+	/**
+	 * An acquisition that waits for its lock, recorded for operators; the
+	 * {@link LockActivity} they read is made from it only when they ask.
+	 */
+	private record Wait(String key, LockNodeKind kind, long sinceMillis, @Nullable Thread thread) {
+
+		LockActivity activity() {
+			return LockActivity.waiting(this.key, this.kind, Instant.ofEpochMilli(this.sinceMillis), this.thread);
+		}
+
 	}
 
 }
