@@ -14,11 +14,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AcquiredLock implements ReleasableLock {
 
-	private final ZooKeeperLockRegistry registry;
-
 	private final LockKey lockKey;
 
 	private final LockKey.Hold hold;
+
+	private final LockLossDetector lossDetector;
+
+	private final Releaser releaser;
 
 	private static final AtomicIntegerFieldUpdater<AcquiredLock> RELEASED = AtomicIntegerFieldUpdater
 		.newUpdater(AcquiredLock.class, "released");
@@ -26,10 +28,11 @@ public final class AcquiredLock implements ReleasableLock {
 	/** {@code 1} once released. */
 	private volatile int released;
 
-	AcquiredLock(ZooKeeperLockRegistry registry, LockKey lockKey, LockKey.Hold hold) {
-		this.registry = registry;
+	AcquiredLock(LockKey lockKey, LockKey.Hold hold, LockLossDetector lossDetector, Releaser releaser) {
 		this.lockKey = lockKey;
 		this.hold = hold;
+		this.lossDetector = lossDetector;
+		this.releaser = releaser;
 	}
 
 	/**
@@ -52,7 +55,7 @@ public final class AcquiredLock implements ReleasableLock {
 
 	@Override
 	public boolean isValid() {
-		return this.released == 0 && this.registry.isHeld(this.hold);
+		return this.released == 0 && this.lossDetector.isHeld(this.hold);
 	}
 
 	/**
@@ -64,7 +67,7 @@ public final class AcquiredLock implements ReleasableLock {
 	@Override
 	public boolean isLost() {
 		if (this.released == 0) {
-			this.registry.isHeld(this.hold);
+			this.lossDetector.isHeld(this.hold);
 		}
 		return this.hold.lossReason() != null;
 	}
@@ -94,7 +97,7 @@ public final class AcquiredLock implements ReleasableLock {
 	@Override
 	public void release() {
 		if (RELEASED.compareAndSet(this, 0, 1)) {
-			this.registry.release(this.lockKey, this.hold);
+			this.releaser.release(this.lockKey, this.hold);
 		}
 	}
 
@@ -122,7 +125,7 @@ public final class AcquiredLock implements ReleasableLock {
 			throw new IllegalArgumentException("'delay' must not be negative, but was " + delay);
 		}
 		if (RELEASED.compareAndSet(this, 0, 1)) {
-			return this.registry.releaseAfter(this.lockKey, this.hold, delay);
+			return this.releaser.releaseAfter(this.lockKey, this.hold, delay);
 		}
 		return CompletableFuture.completedStage(null);
 	}
@@ -130,6 +133,30 @@ public final class AcquiredLock implements ReleasableLock {
 	@Override
 	public String toString() {
 		return "AcquiredLock[key=" + key() + ", fencingToken=" + fencingToken() + "]";
+	}
+
+	/**
+	 * Ends the holds of acquisitions, now or after a delay: the registry that acquired
+	 * them.
+	 */
+	interface Releaser {
+
+		/**
+		 * Releases one acquisition of a hold.
+		 * @param lockKey the state of the hold's key
+		 * @param hold the hold
+		 */
+		void release(LockKey lockKey, LockKey.Hold hold);
+
+		/**
+		 * Releases one acquisition of a hold after a delay.
+		 * @param lockKey the state of the hold's key
+		 * @param hold the hold
+		 * @param delay how long to keep the lock from now
+		 * @return a stage that completes once the release is done
+		 */
+		CompletableFuture<Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay);
+
 	}
 
 }

@@ -86,6 +86,20 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
 	private final AtomicLong waitIds = new AtomicLong();
 
+	private final AcquiredLock.Releaser releaser = new AcquiredLock.Releaser() {
+
+		@Override
+		public void release(LockKey lockKey, LockKey.Hold hold) {
+			ZooKeeperLockRegistry.this.release(lockKey, hold);
+		}
+
+		@Override
+		public CompletableFuture<Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay) {
+			return ZooKeeperLockRegistry.this.releaseAfter(lockKey, hold, delay);
+		}
+
+	};
+
 	private volatile @Nullable String applicationName;
 
 	/**
@@ -408,7 +422,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 				hold = takeWhileSeenWaiting(lockKey, kind, waitTime, deadline, owner);
 			}
 			acquired = true;
-			return new AcquiredLock(this, lockKey, hold);
+			return new AcquiredLock(lockKey, hold, this.lossDetector, this.releaser);
 		}
 		finally {
 			if (!acquired) {
@@ -586,7 +600,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @param lockKey the key's state
 	 * @param hold the acquisition's hold
 	 */
-	void release(LockKey lockKey, LockKey.Hold hold) {
+	private void release(LockKey lockKey, LockKey.Hold hold) {
 		try {
 			LockKey.Change change = lockKey.exit(hold);
 			if (change != LockKey.Change.STILL_HELD) {
@@ -614,7 +628,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @param delay how long to keep the lock from now
 	 * @return a stage that completes once the release is done
 	 */
-	CompletableFuture<Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay) {
+	private CompletableFuture<Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay) {
 		if (lockKey.delayExit(hold) == LockKey.Change.THREAD_LEFT) {
 			endPolicyInterrupt(hold);
 		}
@@ -674,15 +688,6 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 		boolean handOff = this.lossDetector.isHeld(hold);
 		this.lossDetector.unregister(hold);
 		return lockKey.giveBack(hold, handOff, checkedAt);
-	}
-
-	/**
-	 * Whether a hold's lock is held as far as this process can tell now.
-	 * @param hold the hold
-	 * @return whether the lock is held
-	 */
-	boolean isHeld(LockKey.Hold hold) {
-		return this.lossDetector.isHeld(hold);
 	}
 
 	/**
