@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * Where a registry's acquisitions take their holds of a key's lock and give them back,
  * once {@link RegistryAcquisitions} found that a call does not re-enter a hold it has. A
  * hold is handed over within the key's {@link LockCohort}, or taken in ZooKeeper through
- * {@link QueueTurns} by the cohort's leader (or by every thread, when the lock has no
+ * its {@link LockQueue} by the cohort's leader (or by every thread, when the lock has no
  * cohort). Either way, a turn becomes a hold only when its node belongs to the client's
  * current session.
  */
@@ -22,12 +22,9 @@ final class HoldExchange {
 
 	private static final Logger logger = LoggerFactory.getLogger(HoldExchange.class);
 
-	private final QueueTurns queueTurns;
-
 	private final LockLossDetector lossDetector;
 
-	HoldExchange(QueueTurns queueTurns, LockLossDetector lossDetector) {
-		this.queueTurns = queueTurns;
+	HoldExchange(LockLossDetector lossDetector) {
 		this.lossDetector = lossDetector;
 	}
 
@@ -125,7 +122,8 @@ final class HoldExchange {
 			HolderIdentity holder, Duration waitTime, long deadline) throws Exception {
 		CohortTurn turn = null;
 		try {
-			turn = this.queueTurns.take(entry.queue, key, kind, holder, waitTime, deadline, this.lossDetector);
+			LockQueue.Turn taken = entry.queue.take(kind, holder, waitTime, deadline, this.lossDetector);
+			turn = (taken != null) ? new CohortTurn(taken.node(), 0, taken.checkedAt()) : null;
 			if (turn == null) {
 				throw timeout(entry, key, waitTime, deadline);
 			}
@@ -139,7 +137,7 @@ final class HoldExchange {
 	}
 
 	private LockTimeoutException timeout(LockEntry entry, String key, Duration waitTime, long deadline) {
-		return new LockTimeoutException(key, waitTime, this.queueTurns.describeHead(entry.queue, deadline));
+		return new LockTimeoutException(key, waitTime, entry.queue.describeHead(deadline));
 	}
 
 	private void giveUp(@Nullable LockCohort cohort, LockEntry entry, QueuedNode node, boolean leads) {

@@ -36,7 +36,7 @@ final class LockCohort {
 
 	private final HandOffPolicy policy;
 
-	private final QueueWatch queueWatch;
+	private final LockQueue queueWatch;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -74,7 +74,7 @@ final class LockCohort {
 
 	private boolean askedWhoQueues;
 
-	LockCohort(boolean shared, HandOffPolicy policy, QueueWatch queueWatch) {
+	LockCohort(boolean shared, HandOffPolicy policy, LockQueue queueWatch) {
 		this.shared = shared;
 		this.policy = policy;
 		this.queueWatch = queueWatch;

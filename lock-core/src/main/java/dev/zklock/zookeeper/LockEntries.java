@@ -3,9 +3,7 @@ package dev.zklock.zookeeper;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiFunction;
-import java.util.function.UnaryOperator;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,9 +15,7 @@ final class LockEntries {
 
 	private final ConcurrentMap<String, LockEntry> entries = new ConcurrentHashMap<>();
 
-	private final CuratorFramework client;
-
-	private final UnaryOperator<String> pathOfKey;
+	private final LockRoot root;
 
 	private final HandOffPolicy handOffPolicy;
 
@@ -29,13 +25,11 @@ final class LockEntries {
 
 	/**
 	 * Creates the entries of a registry.
-	 * @param client the Curator client
-	 * @param pathOfKey the path of a key's node
+	 * @param root the root the keys' nodes live under
 	 * @param handOffPolicy the hand-off policy of every entry
 	 */
-	LockEntries(CuratorFramework client, UnaryOperator<String> pathOfKey, HandOffPolicy handOffPolicy) {
-		this.client = client;
-		this.pathOfKey = pathOfKey;
+	LockEntries(LockRoot root, HandOffPolicy handOffPolicy) {
+		this.root = root;
 		this.handOffPolicy = handOffPolicy;
 	}
 
@@ -51,7 +45,7 @@ final class LockEntries {
 
 	private LockEntry retained(String key, @Nullable LockEntry entry) {
 		LockEntry retained = (entry != null) ? entry
-				: new LockEntry(key, new LockQueue(this.client, this.pathOfKey.apply(key)), this.handOffPolicy);
+				: new LockEntry(key, new LockQueue(this.root, key), this.handOffPolicy);
 		retained.addUser();
 		return retained;
 	}

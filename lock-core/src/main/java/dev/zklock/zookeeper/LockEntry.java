@@ -36,8 +36,8 @@ final class LockEntry {
 	LockEntry(String key, LockQueue queue, HandOffPolicy handOffPolicy) {
 		this.key = key;
 		this.queue = queue;
-		this.exclusive = handOffPolicy.enabled() ? new LockCohort(false, handOffPolicy, QueueWatch.of(queue)) : null;
-		this.shared = handOffPolicy.enabled() ? new LockCohort(true, handOffPolicy, QueueWatch.of(queue)) : null;
+		this.exclusive = handOffPolicy.enabled() ? new LockCohort(false, handOffPolicy, queue) : null;
+		this.shared = handOffPolicy.enabled() ? new LockCohort(true, handOffPolicy, queue) : null;
 	}
 
 	/**

@@ -3,15 +3,12 @@ package dev.zklock.zookeeper;
 import java.util.List;
 
 import dev.zklock.AbbreviatedKey;
-import org.apache.curator.framework.CuratorFramework;
 
 /**
  * Describes a registry's locks to operators: those this process holds and waits for, and
  * the queue of a key as ZooKeeper sees it.
  */
 final class LockOverview {
-
-	private final CuratorFramework client;
 
 	private final LockRoot root;
 
@@ -21,9 +18,7 @@ final class LockOverview {
 
 	private final LockEntries entries;
 
-	LockOverview(CuratorFramework client, LockRoot root, LockLossDetector lossDetector, LockWaits waits,
-			LockEntries entries) {
-		this.client = client;
+	LockOverview(LockRoot root, LockLossDetector lossDetector, LockWaits waits, LockEntries entries) {
 		this.root = root;
 		this.lossDetector = lossDetector;
 		this.waits = waits;
@@ -46,9 +41,9 @@ final class LockOverview {
 	 * @throws IllegalStateException if ZooKeeper cannot be read
 	 */
 	List<QueuedLockNode> queueOf(String key) {
-		String path = this.root.pathOf(key);
+		LockQueue queue = new LockQueue(this.root, key);
 		try {
-			return QueueInspector.nodesOf(this.client, path);
+			return queue.nodes();
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(

@@ -29,8 +29,6 @@ final class LockReleaser {
 
 	private final HoldExchange holdExchange;
 
-	private final QueueTurns queueTurns;
-
 	private final ScheduledExecutorService scheduler;
 
 	/**
@@ -39,12 +37,11 @@ final class LockReleaser {
 	private volatile Runnable delayedExitCounted = () -> {
 	};
 
-	LockReleaser(LockEntries entries, LockLossDetector lossDetector, HoldExchange holdExchange, QueueTurns queueTurns,
+	LockReleaser(LockEntries entries, LockLossDetector lossDetector, HoldExchange holdExchange,
 			ScheduledExecutorService scheduler) {
 		this.entries = entries;
 		this.lossDetector = lossDetector;
 		this.holdExchange = holdExchange;
-		this.queueTurns = queueTurns;
 		this.scheduler = scheduler;
 	}
 
@@ -66,7 +63,7 @@ final class LockReleaser {
 					}
 					QueuedNode released = giveBack(entry, hold);
 					if (released != null) {
-						this.queueTurns.leave(entry.queue, released, hold.key());
+						entry.queue.release(released);
 					}
 				}
 			}

@@ -38,17 +38,16 @@ final class RegistryAcquisitions {
 	 * Creates the acquisitions of a registry.
 	 * @param entries the registry's entries
 	 * @param lossDetector the registry's loss detector
-	 * @param queueTurns the turns of the registry's ZooKeeper queues
 	 * @param scheduler the registry's scheduler, which runs delayed releases, and whose
 	 * shutdown closes the registry
 	 * @param waits the waits that operators see
 	 */
-	RegistryAcquisitions(LockEntries entries, LockLossDetector lossDetector, QueueTurns queueTurns,
-			ScheduledExecutorService scheduler, LockWaits waits) {
+	RegistryAcquisitions(LockEntries entries, LockLossDetector lossDetector, ScheduledExecutorService scheduler,
+			LockWaits waits) {
 		this.entries = entries;
 		this.lossDetector = lossDetector;
-		this.holdExchange = new HoldExchange(queueTurns, lossDetector);
-		this.releaser = new LockReleaser(entries, lossDetector, this.holdExchange, queueTurns, scheduler);
+		this.holdExchange = new HoldExchange(lossDetector);
+		this.releaser = new LockReleaser(entries, lossDetector, this.holdExchange, scheduler);
 		this.reentry = new LockReentry(entries, lossDetector);
 		this.waits = waits;
 		this.scheduler = scheduler;

@@ -31,7 +31,7 @@ record RegistrySettings(CuratorFramework client, String rootPath, LostLockPolicy
 		if (handOffPolicy == null) {
 			throw new IllegalArgumentException("'handOffPolicy' must not be null");
 		}
-		rootPath = LockNodeNames.validRootPath(rootPath);
+		rootPath = LockRoot.validPath(rootPath);
 	}
 
 }

@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  * A key's entry is shared by every thread that holds or waits for it, which makes the
  * lock reentrant per thread, and dropped when no thread does, which keeps memory bounded
  * by the number of keys in use. Each key is one node directly under the root path (see
- * {@link LockNodeNames}); the key node is a container node that ZooKeeper removes once it
- * is empty.
+ * {@link LockRoot}); the key node is a container node that ZooKeeper removes once it is
+ * empty.
  * <p>
  * The threads of this process that want the same key take turns among themselves: only
  * one at a time queues in ZooKeeper, and a released lock passes to the next waiting
@@ -80,14 +80,13 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	public ZooKeeperLockRegistry(CuratorFramework client, String rootPath, LostLockPolicy lostLockPolicy,
 			HandOffPolicy handOffPolicy) {
 		RegistrySettings settings = new RegistrySettings(client, rootPath, lostLockPolicy, handOffPolicy);
-		QueueTurns turns = new QueueTurns(settings.client());
-		this.root = new LockRoot(settings.client(), settings.rootPath(), turns);
-		this.entries = new LockEntries(settings.client(), this.root::pathOf, settings.handOffPolicy());
+		this.root = new LockRoot(settings.client(), settings.rootPath());
+		this.entries = new LockEntries(this.root, settings.handOffPolicy());
 		this.scheduler = new RegistryScheduler();
 		this.lossDetector = new LockLossDetector(settings.client(), settings.lostLockPolicy(), this.scheduler);
 		LockWaits waits = new LockWaits();
-		this.acquisitions = new RegistryAcquisitions(this.entries, this.lossDetector, turns, this.scheduler, waits);
-		this.overview = new LockOverview(settings.client(), this.root, this.lossDetector, waits, this.entries);
+		this.acquisitions = new RegistryAcquisitions(this.entries, this.lossDetector, this.scheduler, waits);
+		this.overview = new LockOverview(this.root, this.lossDetector, waits, this.entries);
 	}
 
 	/**

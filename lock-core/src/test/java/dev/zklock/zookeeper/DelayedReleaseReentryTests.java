@@ -48,9 +48,9 @@ class DelayedReleaseReentryTests {
 	void connect() throws Exception {
 		CuratorFramework client = this.zookeeper.newClient();
 		this.detector = new LockLossDetector(client, LostLockPolicy.defaults(), this.scheduler);
-		LockRoot root = new LockRoot(client, "/locks", new QueueTurns(client));
-		this.acquisitions = new RegistryAcquisitions(new LockEntries(client, root::pathOf, HandOffPolicy.defaults()),
-				this.detector, new QueueTurns(client), this.scheduler, new LockWaits());
+		LockRoot root = new LockRoot(client, "/locks");
+		this.acquisitions = new RegistryAcquisitions(new LockEntries(root, HandOffPolicy.defaults()), this.detector,
+				this.scheduler, new LockWaits());
 		this.otherProcess = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
 	}
 

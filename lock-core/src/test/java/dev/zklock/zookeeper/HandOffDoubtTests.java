@@ -52,8 +52,8 @@ class HandOffDoubtTests {
 	void connect() throws Exception {
 		this.client = this.zookeeper.newClient();
 		this.detector = new LockLossDetector(this.client, LostLockPolicy.defaults(), this.scheduler);
-		this.turns = new HoldExchange(new QueueTurns(this.client), this.detector);
-		this.entry = new LockEntry("hot", new LockQueue(this.client, "/locks/hot"),
+		this.turns = new HoldExchange(this.detector);
+		this.entry = new LockEntry("hot", new LockQueue(new LockRoot(this.client, "/locks"), "hot"),
 				new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
 	}
 
@@ -92,10 +92,8 @@ class HandOffDoubtTests {
 
 	@Test
 	void pauseAfterZooKeeperShowedANodesTurnIsCountedAgainstThatTurn() throws Exception {
-		QueueTurns queueTurns = new QueueTurns(this.client);
-		CohortTurn turn = queueTurns.take(this.entry.queue, "hot", LockNodeKind.EXCLUSIVE,
-				HolderIdentity.current("doubts", true), LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(),
-				this.detector);
+		LockQueue.Turn turn = this.entry.queue.take(LockNodeKind.EXCLUSIVE, HolderIdentity.current("doubts", true),
+				LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(), this.detector);
 		assertThat(this.detector.unpausedSince(turn.checkedAt())).isTrue();
 		pauseLongerThanHalfTheSessionTimeout();
 		assertThat(this.detector.unpausedSince(turn.checkedAt())).isFalse();

@@ -2,6 +2,8 @@ package dev.zklock.zookeeper;
 
 import java.time.Duration;
 
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,10 +16,11 @@ class LockCohortTests {
 	private static final HandOffPolicy POLICY = new HandOffPolicy(true, 64, Duration.ofMinutes(1));
 
 	/**
-	 * ZooKeeper never tells who queues behind the cohort's node: the bounds apply.
+	 * ZooKeeper never tells who queues behind the cohort's node (its client is never
+	 * started, so no read is sent): the bounds apply.
 	 */
-	private static final QueueWatch UNANSWERED = (held, othersQueued) -> {
-	};
+	private static final LockQueue UNANSWERED = new LockQueue(
+			new LockRoot(CuratorFrameworkFactory.newClient("127.0.0.1:1", new RetryOneTime(1)), "/locks"), "doc");
 
 	private final LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/doc/_c_1-read-0000000000",
 			LockNodeKind.SHARED, 1, 1);

@@ -99,17 +99,15 @@ class LockRoundTripRecoveryTests extends AbstractLockRoundTripTests {
 	@Test
 	void firstLookAtTheQueueThatMissesTheNodeIsReadAgain() throws Exception {
 		CuratorFramework client = this.zookeeper.newClient();
-		String keyPath = "/locks/stale-first-look";
-		client.create().creatingParentsIfNeeded().forPath(keyPath);
-		LockQueue queue = new LockQueue(client, keyPath);
+		LockQueue queue = new LockQueue(new LockRoot(client, "/locks"), "stale-first-look");
+		client.create().creatingParentsIfNeeded().forPath(queue.keyPath());
 		long deadline = System.nanoTime() + LONG_WAIT.toNanos();
-		ReplyWait replies = new ReplyWait(client, deadline);
-		QueueRead readBeforeTheNodeExisted = QueueRead.start(client, keyPath, false);
-		readBeforeTheNodeExisted.children(replies);
+		LockQueue.Read readBeforeTheNodeExisted = queue.read(false);
+		readBeforeTheNodeExisted.children(deadline);
 		LockQueue.Arrival arrival = queue.enqueue(LockNodeKind.EXCLUSIVE, HolderIdentity.current("round-trips", true),
-				() -> 0, replies);
+				() -> 0, deadline);
 		LockQueue.Arrival staleArrival = new LockQueue.Arrival(arrival.node(), readBeforeTheNodeExisted, 0);
-		assertThat(queue.awaitTurn(staleArrival, deadline, () -> 0, replies)).isPresent();
+		assertThat(queue.awaitTurn(staleArrival, deadline, () -> 0)).isPresent();
 	}
 
 	/**
