@@ -695,23 +695,17 @@ final class LockQueue {
 	private void deleteWithCopies(String path) {
 		whenConnected(() -> {
 			try {
-				deleteInBackground(path);
+				this.client.delete().quietly().guaranteed().inBackground().forPath(path);
 				deleteCopiesOf(path);
+			}
+			catch (CuratorClosedException ex) {
+				logger.debug("The client is closed, so the end of its session deletes the lock node {}", path);
 			}
 			catch (Exception ex) {
 				logger.warn("Could not start deleting the lock node {}; ZooKeeper deletes it when the session ends: {}",
 						path, ex.toString());
 			}
 		});
-	}
-
-	private void deleteInBackground(String path) throws Exception {
-		try {
-			this.client.delete().quietly().guaranteed().inBackground().forPath(path);
-		}
-		catch (CuratorClosedException ex) {
-			logger.debug("The client is closed, so the end of its session deletes the lock node {}", path);
-		}
 	}
 
 	/**
