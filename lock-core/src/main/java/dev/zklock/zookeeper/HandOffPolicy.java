@@ -30,7 +30,7 @@ public record HandOffPolicy(boolean enabled, int maxHandOffs, Duration maxTime) 
 	 * The most hand-offs of one ZooKeeper lock in a row that fencing tokens can count:
 	 * {@value}.
 	 */
-	public static final int MAX_HAND_OFFS = FencingTokens.MAX_HAND_OFFS;
+	public static final int MAX_HAND_OFFS = LockNode.MAX_HAND_OFFS;
 
 	/**
 	 * Creates a policy.

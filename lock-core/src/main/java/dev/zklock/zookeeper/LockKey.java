@@ -10,7 +10,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.zklock.AbbreviatedKey;
-import dev.zklock.zookeeper.LockQueue.QueuedNode;
+import dev.zklock.zookeeper.LockNode;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -251,7 +251,7 @@ final class LockKey {
 	 * @return the node to ask about, whose answer goes to {@link #othersQueued}, or
 	 * {@code null} if there is nothing to ask
 	 */
-	@Nullable QueuedNode watchToSend(LockNodeKind kind) {
+	@Nullable LockNode watchToSend(LockNodeKind kind) {
 		Cohort cohort = cohortOf(kind);
 		if (cohort == null) {
 			return null;
@@ -275,7 +275,7 @@ final class LockKey {
 	 * @param behindOf the node asked about
 	 * @param queued whether another node queues behind it
 	 */
-	void othersQueued(QueuedNode behindOf, boolean queued) {
+	void othersQueued(LockNode behindOf, boolean queued) {
 		Cohort cohort = cohortOf(behindOf.kind());
 		if (cohort == null) {
 			return;
@@ -350,7 +350,7 @@ final class LockKey {
 	 * @param leads whether the hold's thread queued the node in ZooKeeper
 	 * @return the node to delete in ZooKeeper, or {@code null} if other holders keep it
 	 */
-	@Nullable QueuedNode giveUp(Hold hold, boolean leads) {
+	@Nullable LockNode giveUp(Hold hold, boolean leads) {
 		Cohort cohort = cohortOf(hold.kind());
 		if (cohort == null) {
 			return hold.node;
@@ -473,7 +473,7 @@ final class LockKey {
 	 * hold's lock was found held, for the check that passing it on needs
 	 * @return the node to delete in ZooKeeper, or {@code null} if it stays held
 	 */
-	@Nullable QueuedNode giveBack(Hold hold, boolean handOff, long checkedAt) {
+	@Nullable LockNode giveBack(Hold hold, boolean handOff, long checkedAt) {
 		Cohort cohort = cohortOf(hold.kind());
 		if (cohort == null) {
 			return hold.node;
@@ -514,7 +514,7 @@ final class LockKey {
 	 * turn ZooKeeper showed, the {@link LockLossDetector#pauses() pause count} read
 	 * before ZooKeeper was asked: the turn stands only if nothing was counted since
 	 */
-	record Turn(@Nullable QueuedNode node, int handOff, long checkedAt) {
+	record Turn(@Nullable LockNode node, int handOff, long checkedAt) {
 
 		static final Turn LEAD = new Turn(null, 0, 0);
 
@@ -576,7 +576,7 @@ final class LockKey {
 
 		private final LockKey lockKey;
 
-		private final QueuedNode node;
+		private final LockNode node;
 
 		private final long fencingToken;
 
@@ -620,7 +620,7 @@ final class LockKey {
 		 * @param holder the holding thread, or {@code null} for a hold that belongs to no
 		 * thread
 		 */
-		Hold(LockKey lockKey, QueuedNode node, int handOff, @Nullable Thread holder) {
+		Hold(LockKey lockKey, LockNode node, int handOff, @Nullable Thread holder) {
 			this.lockKey = lockKey;
 			this.node = node;
 			this.fencingToken = node.fencingToken(handOff);
@@ -635,7 +635,7 @@ final class LockKey {
 			return this.fencingToken;
 		}
 
-		QueuedNode node() {
+		LockNode node() {
 			return this.node;
 		}
 
@@ -807,7 +807,7 @@ final class LockKey {
 
 		private final Deque<Waiter> waiters = new ArrayDeque<>();
 
-		private @Nullable QueuedNode node;
+		private @Nullable LockNode node;
 
 		private int holders;
 
@@ -821,15 +821,15 @@ final class LockKey {
 
 		private boolean leading;
 
-		private @Nullable QueuedNode doubtedBeforeLed;
+		private @Nullable LockNode doubtedBeforeLed;
 
-		private @Nullable QueuedNode lostBeforeLed;
+		private @Nullable LockNode lostBeforeLed;
 
 		/**
 		 * The nodes that left the cohort because their lock was lost, each with the
 		 * number of its holders that have not left it yet (at least one).
 		 */
-		private final Map<QueuedNode, Integer> lostNodes = new HashMap<>();
+		private final Map<LockNode, Integer> lostNodes = new HashMap<>();
 
 		/**
 		 * Whether another node queues behind the held node: {@code null} until ZooKeeper
@@ -844,7 +844,7 @@ final class LockKey {
 			this.policy = policy;
 		}
 
-		void led(QueuedNode acquired, long checkedAt) {
+		void led(LockNode acquired, long checkedAt) {
 			this.leading = false;
 			this.node = acquired;
 			this.nodeCheckedAt = checkedAt;
@@ -873,7 +873,7 @@ final class LockKey {
 		 * Takes no more holders on a doubted node; a leader's node may be doubted before
 		 * the leader reports it led.
 		 */
-		void retire(QueuedNode doubted) {
+		void retire(LockNode doubted) {
 			if (doubted.equals(this.node)) {
 				this.retired = true;
 			}
@@ -886,7 +886,7 @@ final class LockKey {
 		 * Lets a lost node leave the cohort; a leader's node may be lost before the
 		 * leader reports it led.
 		 */
-		void lost(QueuedNode lostNode) {
+		void lost(LockNode lostNode) {
 			if (lostNode.equals(this.node)) {
 				detachLostNode();
 				passOn();
@@ -909,7 +909,7 @@ final class LockKey {
 		 * its lock was lost is released by the last of its holders.
 		 * @return the node to release to ZooKeeper, or {@code null} if it stays held
 		 */
-		@Nullable QueuedNode leave(QueuedNode held, boolean handOff, long checkedAt) {
+		@Nullable LockNode leave(LockNode held, boolean handOff, long checkedAt) {
 			if (!held.equals(this.node)) {
 				Integer holdersLeft = this.lostNodes.computeIfPresent(held,
 						(lostNode, count) -> (count > 1) ? count - 1 : null);
@@ -927,7 +927,7 @@ final class LockKey {
 			if (this.holders > 0) {
 				return null;
 			}
-			QueuedNode released = this.node;
+			LockNode released = this.node;
 			this.node = null;
 			passOn();
 			return released;
@@ -948,7 +948,7 @@ final class LockKey {
 		}
 
 		@Nullable Turn nextTurn() {
-			QueuedNode held = this.node;
+			LockNode held = this.node;
 			if (held != null) {
 				if (acceptsHolder()) {
 					this.holders++;
@@ -967,7 +967,7 @@ final class LockKey {
 		private boolean acceptsHolder() {
 			boolean withinBounds = this.handOffs < this.policy.maxHandOffs()
 					&& System.nanoTime() - this.nodeAcquiredAt < this.policy.maxTimeNanos();
-			return (this.shared || this.holders == 0) && !this.retired && this.handOffs < FencingTokens.MAX_HAND_OFFS
+			return (this.shared || this.holders == 0) && !this.retired && this.handOffs < LockNode.MAX_HAND_OFFS
 					&& (withinBounds || Boolean.FALSE.equals(this.othersQueued));
 		}
 

@@ -19,7 +19,7 @@ import dev.zklock.LockException;
 import dev.zklock.LockManager;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.LockType;
-import dev.zklock.zookeeper.LockQueue.QueuedNode;
+import dev.zklock.zookeeper.LockNode;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * the node on or deletes it. The key's state is shared by every thread that holds or
  * waits for the key, which makes the lock reentrant per thread, and dropped when no
  * thread does, which keeps memory bounded by the number of keys in use. Each key is one
- * node directly under the root path (see {@link LockNodeNames}); the key node is a
- * container node that ZooKeeper removes once it is empty.
+ * node directly under the root path (see {@link LockRoot}); the key node is a container
+ * node that ZooKeeper removes once it is empty.
  * <p>
  * The threads of this process that want the same key take turns among themselves: only
  * one at a time queues in ZooKeeper, and a released lock passes to the next waiting
@@ -54,11 +54,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	// logs under the registry's name, which operators know and configure
 	private static final Logger logger = LoggerFactory.getLogger(ZooKeeperLockRegistry.class);
 
-	private final CuratorFramework client;
-
 	private final LockRoot root;
-
-	private final QueueTurns queueTurns;
 
 	private final HandOffPolicy handOffPolicy;
 
@@ -147,16 +143,14 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 		if (client == null) {
 			throw new IllegalArgumentException("'client' must not be null");
 		}
-		String validRootPath = LockNodeNames.validRootPath(rootPath);
+		String validRootPath = LockRoot.validPath(rootPath);
 		if (lostLockPolicy == null) {
 			throw new IllegalArgumentException("'lostLockPolicy' must not be null");
 		}
 		if (handOffPolicy == null) {
 			throw new IllegalArgumentException("'handOffPolicy' must not be null");
 		}
-		this.client = client;
-		this.queueTurns = new QueueTurns(client);
-		this.root = new LockRoot(client, validRootPath, this.queueTurns);
+		this.root = new LockRoot(client, validRootPath);
 		this.handOffPolicy = handOffPolicy;
 		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "zklock-registry");
@@ -368,9 +362,9 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @throws IllegalStateException if ZooKeeper cannot be read
 	 */
 	public List<QueuedLockNode> queueOf(String key) {
-		String path = this.root.pathOf(key);
+		LockQueue queue = new LockQueue(this.root, key);
 		try {
-			return QueueInspector.nodesOf(this.client, path);
+			return queue.nodes();
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(
@@ -514,7 +508,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 				return hold;
 			}
 			this.lossDetector.unregister(hold);
-			QueuedNode abandoned = lockKey.giveUp(hold, leads);
+			LockNode abandoned = lockKey.giveUp(hold, leads);
 			if (abandoned != null) {
 				queueOf(lockKey).abandon(abandoned);
 			}
@@ -536,14 +530,13 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 */
 	private LockKey.Turn lead(LockKey lockKey, LockNodeKind kind, HolderIdentity holder, Duration waitTime,
 			long deadline) throws Exception {
-		LockKey.Turn turn = null;
+		LockQueue.Turn turn = null;
 		try {
-			turn = this.queueTurns.take(queueOf(lockKey), lockKey.key, kind, holder, waitTime, deadline,
-					this.lossDetector);
+			turn = queueOf(lockKey).take(kind, holder, waitTime, deadline, this.lossDetector);
 			if (turn == null) {
 				throw timeout(lockKey, waitTime, deadline);
 			}
-			return turn;
+			return new LockKey.Turn(turn.node(), 0, turn.checkedAt());
 		}
 		finally {
 			if (turn == null) {
@@ -572,10 +565,10 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * state wants to know: a failed request tells nothing, so the hand-off bounds apply.
 	 */
 	private void watchBehind(LockKey lockKey, LockNodeKind kind) {
-		QueuedNode held = lockKey.watchToSend(kind);
+		LockNode held = lockKey.watchToSend(kind);
 		if (held != null) {
 			try {
-				QueueWatch.of(queueOf(lockKey)).watchBehind(held, (queued) -> lockKey.othersQueued(held, queued));
+				queueOf(lockKey).watchBehind(held, (queued) -> lockKey.othersQueued(held, queued));
 			}
 			catch (Exception ex) {
 				logger.debug("Could not ask who queues behind {}: {}", held.path(), ex.toString());
@@ -584,12 +577,11 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	}
 
 	private LockTimeoutException timeout(LockKey lockKey, Duration waitTime, long deadline) {
-		return new LockTimeoutException(lockKey.key, waitTime,
-				this.queueTurns.describeHead(queueOf(lockKey), deadline));
+		return new LockTimeoutException(lockKey.key, waitTime, queueOf(lockKey).describeHead(deadline));
 	}
 
 	private LockQueue queueOf(LockKey lockKey) {
-		return new LockQueue(this.client, this.root.pathOf(lockKey.key));
+		return new LockQueue(this.root, lockKey.key);
 	}
 
 	/**
@@ -607,9 +599,9 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 				endPolicyInterrupt(hold);
 			}
 			if (change == LockKey.Change.ENDED) {
-				QueuedNode released = giveBack(lockKey, hold);
+				LockNode released = giveBack(lockKey, hold);
 				if (released != null) {
-					this.queueTurns.leave(queueOf(lockKey), released, lockKey.key);
+					queueOf(lockKey).release(released);
 				}
 			}
 		}
@@ -639,7 +631,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 					LockKey.Change change = lockKey.exitDelayed(hold);
 					this.delayedExitCounted.run();
 					if (change == LockKey.Change.ENDED) {
-						QueuedNode node = giveBack(lockKey, hold);
+						LockNode node = giveBack(lockKey, hold);
 						if (node != null) {
 							queueOf(lockKey).abandon(node);
 						}
@@ -683,7 +675,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * this process if the lock is still held as far as this process can tell.
 	 * @return the node to release to ZooKeeper, or {@code null} if it stays held
 	 */
-	private @Nullable QueuedNode giveBack(LockKey lockKey, LockKey.Hold hold) {
+	private @Nullable LockNode giveBack(LockKey lockKey, LockKey.Hold hold) {
 		long checkedAt = this.lossDetector.doubts();
 		boolean handOff = this.lossDetector.isHeld(hold);
 		this.lossDetector.unregister(hold);

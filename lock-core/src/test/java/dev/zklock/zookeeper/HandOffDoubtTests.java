@@ -86,11 +86,9 @@ class HandOffDoubtTests {
 
 	@Test
 	void pauseAfterZooKeeperShowedANodesTurnIsCountedAgainstThatTurn() throws Exception {
-		QueueTurns queueTurns = new QueueTurns(this.client);
-		LockQueue queue = new LockQueue(this.client, "/locks/hot");
-		LockKey.Turn turn = queueTurns.take(queue, "hot", LockNodeKind.EXCLUSIVE,
-				HolderIdentity.current("doubts", true), LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(),
-				this.detector);
+		LockQueue queue = new LockQueue(new LockRoot(this.client, "/locks"), "hot");
+		LockQueue.Turn turn = queue.take(LockNodeKind.EXCLUSIVE, HolderIdentity.current("doubts", true), LONG_WAIT,
+				System.nanoTime() + LONG_WAIT.toNanos(), this.detector);
 		assertThat(this.detector.unpausedSince(turn.checkedAt())).isTrue();
 		pauseLongerThanHalfTheSessionTimeout();
 		assertThat(this.detector.unpausedSince(turn.checkedAt())).isFalse();

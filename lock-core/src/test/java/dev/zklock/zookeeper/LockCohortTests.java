@@ -16,8 +16,7 @@ class LockCohortTests {
 
 	private final LockKey lockKey = new LockKey("doc", POLICY);
 
-	private final LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/doc/_c_1-read-0000000000",
-			LockNodeKind.SHARED, 1, 1);
+	private final LockNode node = new LockNode("/locks/doc/_c_1-read-0000000000", LockNodeKind.SHARED, 1, 1);
 
 	@Test
 	void readNodeDoubtedBeforeItsLeaderReportsItTakesNoReaders() throws Exception {
@@ -39,12 +38,12 @@ class LockCohortTests {
 	@Test
 	void doubtAboutAnEarlierNodeDoesNotRetireTheNextOne() throws Exception {
 		turnWithin(Duration.ofSeconds(1));
-		holdOf(new LockQueue.QueuedNode("/locks/doc/_c_0-read-0000000009", LockNodeKind.SHARED, 1, 1)).markUncertain();
+		holdOf(new LockNode("/locks/doc/_c_0-read-0000000009", LockNodeKind.SHARED, 1, 1)).markUncertain();
 		assertThat(this.lockKey.begin(holdOf(this.node), true, 0)).isTrue();
 		assertThat(turnWithin(Duration.ofSeconds(1))).isNotNull();
 	}
 
-	private LockKey.Hold holdOf(LockQueue.QueuedNode held) {
+	private LockKey.Hold holdOf(LockNode held) {
 		return new LockKey.Hold(this.lockKey, held, 0, null);
 	}
 

@@ -160,8 +160,7 @@ class LockHoldModelCheckTests {
 		private final Thread holder = Thread.currentThread();
 
 		private final LockKey.Hold hold = new LockKey.Hold(this.lockKey,
-				new LockQueue.QueuedNode("/locks/k/_c_1-lock-0000000000", LockNodeKind.EXCLUSIVE, 1, 1), 0,
-				this.holder);
+				new LockNode("/locks/k/_c_1-lock-0000000000", LockNodeKind.EXCLUSIVE, 1, 1), 0, this.holder);
 
 		LockHoldCounts() {
 			this.lockKey.begin(this.hold, true, 0);

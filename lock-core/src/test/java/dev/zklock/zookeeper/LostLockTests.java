@@ -117,8 +117,8 @@ class LostLockTests {
 		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 		try {
 			LockLossDetector detector = new LockLossDetector(client, interruptingOnSuspension(), scheduler);
-			LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/arriving/_c_1-lock-0000000000",
-					LockNodeKind.EXCLUSIVE, 1, client.getZookeeperClient().getZooKeeper().getSessionId());
+			LockNode node = new LockNode("/locks/arriving/_c_1-lock-0000000000", LockNodeKind.EXCLUSIVE, 1,
+					client.getZookeeperClient().getZooKeeper().getSessionId());
 			LockKey lockKey = new LockKey("arriving", HandOffPolicy.disabled());
 			LockKey.Hold arriving = new LockKey.Hold(lockKey, node, 0, Thread.currentThread());
 			detector.register(arriving);
@@ -208,7 +208,7 @@ class LostLockTests {
 			Stat stat = waiterClient.checkExists().forPath(waiter.pathOf("queue") + "/" + node);
 			assertThat(stat.getEphemeralOwner())
 				.isEqualTo(waiterClient.getZookeeperClient().getZooKeeper().getSessionId());
-			assertThat(lock.fencingToken()).isEqualTo(FencingTokens.of(stat.getCzxid(), 0));
+			assertThat(lock.fencingToken()).isEqualTo(LockNode.fencingTokenOf(stat.getCzxid(), 0));
 		}
 		finally {
 			lock.release();

@@ -48,8 +48,8 @@ class PauseDetectionTests {
 	void taskThatHoldsUpTheRegistrySchedulerIsNoPause() throws Exception {
 		CuratorFramework client = this.zookeeper.newClient();
 		try (LockLossDetector detector = new LockLossDetector(client, LostLockPolicy.defaults(), this.scheduler)) {
-			LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/busy/lock-0000000000", LockNodeKind.EXCLUSIVE,
-					1, client.getZookeeperClient().getZooKeeper().getSessionId());
+			LockNode node = new LockNode("/locks/busy/lock-0000000000", LockNodeKind.EXCLUSIVE, 1,
+					client.getZookeeperClient().getZooKeeper().getSessionId());
 			LockKey.Hold hold = new LockKey.Hold(new LockKey("busy", HandOffPolicy.disabled()), node, 0,
 					Thread.currentThread());
 			detector.register(hold);

@@ -41,7 +41,7 @@ final class PausedHolderWorker {
 		LockLossDetector detector = new LockLossDetector(client,
 				new LostLockPolicy(LostLockPolicy.Trigger.valueOf(args[2]), Set.of()),
 				new ScheduledThreadPoolExecutor(1));
-		LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/paused/lock-0000000000", LockNodeKind.EXCLUSIVE, 1,
+		LockNode node = new LockNode("/locks/paused/lock-0000000000", LockNodeKind.EXCLUSIVE, 1,
 				client.getZookeeperClient().getZooKeeper().getSessionId());
 		LockKey.Hold hold = new LockKey.Hold(new LockKey("paused", HandOffPolicy.disabled()), node, 0,
 				Thread.currentThread());

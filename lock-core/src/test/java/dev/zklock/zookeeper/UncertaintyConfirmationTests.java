@@ -99,8 +99,8 @@ class UncertaintyConfirmationTests {
 	}
 
 	private static LockKey.Hold heldBy(LockLossDetector detector, CuratorFramework client) throws Exception {
-		LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/doubted/lock-0000000000", LockNodeKind.EXCLUSIVE,
-				1, client.getZookeeperClient().getZooKeeper().getSessionId());
+		LockNode node = new LockNode("/locks/doubted/lock-0000000000", LockNodeKind.EXCLUSIVE, 1,
+				client.getZookeeperClient().getZooKeeper().getSessionId());
 		LockKey.Hold hold = new LockKey.Hold(new LockKey("doubted", HandOffPolicy.disabled()), node, 0,
 				Thread.currentThread());
 		detector.register(hold);
