@@ -445,7 +445,7 @@ final class LockQueue {
 			throw new IllegalStateException("The lock node " + blockerPath + " ahead in the queue is not ephemeral: "
 					+ "it belongs to no ZooKeeper session, so no lock client holds it, and it would block the key "
 					+ "for ever. A client other than a lock client created it; delete it, and keep other clients "
-					+ "from the lock root (see README)");
+					+ "from the lock root (see the reference guide's Security chapter)");
 		}
 		return watched.awaitChange(deadline - System.nanoTime());
 	}

@@ -288,7 +288,7 @@ final class LockRoot {
 						+ ", not the ACL " + describe(ours) + " that this client gives the nodes it creates: a "
 						+ "client without the credentials created or changed it, and could read the key names or "
 						+ "block keys under it. Delete the node with the credentials (or an administrator's), and "
-						+ "keep its parent from other clients (see README)");
+						+ "keep its parent from other clients (see the reference guide's Security chapter)");
 			}
 		}
 		finally {
