@@ -6,7 +6,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import dev.zklock.zookeeper.KeyStateModel.Acquisition;
-import dev.zklock.zookeeper.LockQueue.QueuedNode;
 import org.jetbrains.lincheck.Lincheck;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Disabled;
@@ -36,20 +35,18 @@ class KeyStateModelCheckTests {
 	@Test
 	void ownerWaiterSchedulerAndEventsKeepTheInvariantsThroughDoubtAndInterrupt() {
 		Lincheck.runConcurrentTest(INVOCATIONS,
-				() -> ownerAgainstWaiterAndEvents(new Run<>(LockHoldKeyState::new, true), Waiter.INTERRUPTED,
-						Event.DOUBT));
+				() -> ownerAgainstWaiterAndEvents(new Run<>(LockKeyState::new, true), Waiter.INTERRUPTED, Event.DOUBT));
 	}
 
 	@Test
 	void ownerWaiterSchedulerAndEventsKeepTheInvariantsThroughLossAndTimeOut() {
 		Lincheck.runConcurrentTest(INVOCATIONS,
-				() -> ownerAgainstWaiterAndEvents(new Run<>(LockHoldKeyState::new, true), Waiter.TIMES_OUT,
-						Event.LOSS));
+				() -> ownerAgainstWaiterAndEvents(new Run<>(LockKeyState::new, true), Waiter.TIMES_OUT, Event.LOSS));
 	}
 
 	@Test
 	void ownerWaiterAndSchedulerKeepTheInvariants() {
-		Lincheck.runConcurrentTest(INVOCATIONS, () -> ownerAgainstWaiter(new Run<>(LockHoldKeyState::new, false)));
+		Lincheck.runConcurrentTest(INVOCATIONS, () -> ownerAgainstWaiter(new Run<>(LockKeyState::new, false)));
 	}
 
 	/**
@@ -173,7 +170,7 @@ class KeyStateModelCheckTests {
 		 * The other process's node, ahead of every node of this process, or {@code null}
 		 * for none.
 		 */
-		private final @Nullable QueuedNode otherProcessNode;
+		private final @Nullable LockNode otherProcessNode;
 
 		/** The holds begun and not yet given up by their last acquisition. */
 		private final AtomicInteger holders = new AtomicInteger();
@@ -246,7 +243,7 @@ class KeyStateModelCheckTests {
 		 * comes.
 		 */
 		void otherProcessReleases() {
-			QueuedNode other = this.otherProcessNode;
+			LockNode other = this.otherProcessNode;
 			if (other != null) {
 				this.holders.decrementAndGet();
 				this.queue.delete(other);

@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
-import dev.zklock.zookeeper.LockQueue.QueuedNode;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -60,7 +60,7 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 
 	private @Nullable Hold take(boolean wait, Thread owner) throws InterruptedException {
 		while (true) {
-			CohortTurn turn = this.cohort.await(System.nanoTime() + (wait ? KeyStateModel.WAIT_NANOS : 0));
+			LockKey.Turn turn = this.cohort.await(System.nanoTime() + (wait ? KeyStateModel.WAIT_NANOS : 0));
 			if (turn == null) {
 				return null;
 			}
@@ -71,7 +71,7 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 					return null;
 				}
 			}
-			QueuedNode node = turn.node();
+			LockNode node = turn.node();
 			Hold hold = new Hold(node, node.fencingToken(turn.handOff()), owner);
 			long checkedAt = this.doubts.get();
 			if (isHeld(hold) && (leads || this.doubts.get() == turn.checkedAt())) {
@@ -85,7 +85,7 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 				this.cohort.leadFailed();
 			}
 			else {
-				QueuedNode released = this.cohort.leave(false, 0);
+				LockNode released = this.cohort.leave(false, 0);
 				if (released != null) {
 					this.queue.delete(released);
 				}
@@ -93,12 +93,12 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 		}
 	}
 
-	private @Nullable CohortTurn lead(boolean wait) throws InterruptedException {
-		QueuedNode node = this.queue.create();
+	private LockKey.@Nullable Turn lead(boolean wait) throws InterruptedException {
+		LockNode node = this.queue.create();
 		boolean turnCame = false;
 		try {
 			turnCame = this.queue.awaitTurn(node, wait);
-			return turnCame ? new CohortTurn(node, 0, 0) : null;
+			return turnCame ? new LockKey.Turn(node, 0, 0) : null;
 		}
 		finally {
 			if (!turnCame) {
@@ -141,7 +141,7 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 		long checkedAt = this.doubts.get();
 		boolean handOff = isHeld(hold);
 		this.holds.remove(hold.holder, hold);
-		QueuedNode released = this.cohort.leave(handOff, checkedAt);
+		LockNode released = this.cohort.leave(handOff, checkedAt);
 		if (released != null) {
 			this.queue.delete(released);
 		}
@@ -181,7 +181,7 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 		private static final AtomicIntegerFieldUpdater<Hold> DELAYED_EXITS = AtomicIntegerFieldUpdater
 			.newUpdater(Hold.class, "delayedExits");
 
-		private final QueuedNode node;
+		private final LockNode node;
 
 		private final long fencingToken;
 
@@ -195,7 +195,7 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 
 		private volatile boolean uncertain;
 
-		Hold(QueuedNode node, long fencingToken, Thread holder) {
+		Hold(LockNode node, long fencingToken, Thread holder) {
 			this.node = node;
 			this.fencingToken = fencingToken;
 			this.holder = holder;
@@ -238,9 +238,9 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 
 		private final ReentrantLock lock = new ReentrantLock();
 
-		private final Deque<CohortWaiter> waiters = new ArrayDeque<>();
+		private final Deque<Waiter> waiters = new ArrayDeque<>();
 
-		private @Nullable QueuedNode node;
+		private @Nullable LockNode node;
 
 		private int holders;
 
@@ -250,23 +250,23 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 
 		private boolean retired;
 
-		private @Nullable QueuedNode doubtedBeforeLed;
+		private @Nullable LockNode doubtedBeforeLed;
 
 		private boolean leading;
 
-		@Nullable CohortTurn await(long deadline) throws InterruptedException {
+		LockKey.@Nullable Turn await(long deadline) throws InterruptedException {
 			this.lock.lock();
 			try {
 				if (this.waiters.isEmpty()) {
-					CohortTurn turn = nextTurn();
+					LockKey.Turn turn = nextTurn();
 					if (turn != null) {
 						return turn;
 					}
 				}
-				CohortWaiter waiter = new CohortWaiter(this.lock.newCondition());
+				Waiter waiter = new Waiter(this.lock.newCondition());
 				this.waiters.addLast(waiter);
 				try {
-					CohortTurn turn = waiter.await(deadline);
+					LockKey.Turn turn = waiter.await(deadline);
 					if (turn == null) {
 						this.waiters.remove(waiter);
 					}
@@ -282,7 +282,7 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 			}
 		}
 
-		void led(QueuedNode acquired, long checkedAt) {
+		void led(LockNode acquired, long checkedAt) {
 			this.lock.lock();
 			try {
 				this.leading = false;
@@ -311,7 +311,7 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 			}
 		}
 
-		void retire(QueuedNode doubted) {
+		void retire(LockNode doubted) {
 			this.lock.lock();
 			try {
 				if (doubted.equals(this.node)) {
@@ -326,7 +326,7 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 			}
 		}
 
-		@Nullable QueuedNode leave(boolean handOff, long checkedAt) {
+		@Nullable LockNode leave(boolean handOff, long checkedAt) {
 			this.lock.lock();
 			try {
 				this.holders--;
@@ -341,7 +341,7 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 				if (this.holders > 0) {
 					return null;
 				}
-				QueuedNode released = this.node;
+				LockNode released = this.node;
 				this.node = null;
 				passOn();
 				return released;
@@ -353,7 +353,7 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 
 		private void passOn() {
 			while (!this.waiters.isEmpty()) {
-				CohortTurn turn = nextTurn();
+				LockKey.Turn turn = nextTurn();
 				if (turn == null) {
 					return;
 				}
@@ -361,21 +361,61 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 			}
 		}
 
-		private @Nullable CohortTurn nextTurn() {
-			QueuedNode held = this.node;
+		private LockKey.@Nullable Turn nextTurn() {
+			LockNode held = this.node;
 			if (held != null) {
-				if (this.holders == 0 && !this.retired && this.handOffs < FencingTokens.MAX_HAND_OFFS) {
+				if (this.holders == 0 && !this.retired && this.handOffs < LockNode.MAX_HAND_OFFS) {
 					this.holders++;
 					this.handOffs++;
-					return new CohortTurn(held, this.handOffs, this.nodeCheckedAt);
+					return new LockKey.Turn(held, this.handOffs, this.nodeCheckedAt);
 				}
 				return null;
 			}
 			if (!this.leading) {
 				this.leading = true;
-				return CohortTurn.LEAD;
+				return LockKey.Turn.LEAD;
 			}
 			return null;
+		}
+
+	}
+
+	/**
+	 * A thread that waits in the former cohort until it is given its turn, used only
+	 * under the cohort's lock.
+	 */
+	static final class Waiter {
+
+		private final Condition turnCame;
+
+		private LockKey.@Nullable Turn turn;
+
+		Waiter(Condition turnCame) {
+			this.turnCame = turnCame;
+		}
+
+		LockKey.@Nullable Turn await(long deadline) throws InterruptedException {
+			while (this.turn == null) {
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					return null;
+				}
+				try {
+					this.turnCame.awaitNanos(remaining);
+				}
+				catch (InterruptedException ex) {
+					if (this.turn == null) {
+						throw ex;
+					}
+					Thread.currentThread().interrupt();
+				}
+			}
+			return this.turn;
+		}
+
+		void give(LockKey.Turn turn) {
+			this.turn = turn;
+			this.turnCame.signal();
 		}
 
 	}

@@ -3,8 +3,6 @@ package dev.zklock.zookeeper;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
-import dev.zklock.zookeeper.LockQueue.QueuedNode;
-
 /**
  * A key's queue of lock nodes in memory, standing in for ZooKeeper only where
  * {@link KeyStateModelCheckTests} checks the in-process state machine: nodes queue in the
@@ -13,7 +11,7 @@ import dev.zklock.zookeeper.LockQueue.QueuedNode;
  */
 final class SimulatedLockQueue {
 
-	private final Deque<QueuedNode> nodes = new ArrayDeque<>();
+	private final Deque<LockNode> nodes = new ArrayDeque<>();
 
 	private long lastZxid;
 
@@ -21,10 +19,10 @@ final class SimulatedLockQueue {
 	 * Creates a node at the end of the queue.
 	 * @return the node
 	 */
-	synchronized QueuedNode create() {
+	synchronized LockNode create() {
 		this.lastZxid++;
-		QueuedNode node = new QueuedNode("/locks/k/_c_" + this.lastZxid + "-lock-" + this.lastZxid,
-				LockNodeKind.EXCLUSIVE, this.lastZxid, 1);
+		LockNode node = new LockNode("/locks/k/_c_" + this.lastZxid + "-lock-" + this.lastZxid, LockNodeKind.EXCLUSIVE,
+				this.lastZxid, 1);
 		this.nodes.addLast(node);
 		return node;
 	}
@@ -36,7 +34,7 @@ final class SimulatedLockQueue {
 	 * @return whether the node's turn came
 	 * @throws InterruptedException if the thread was interrupted while it waited
 	 */
-	synchronized boolean awaitTurn(QueuedNode node, boolean wait) throws InterruptedException {
+	synchronized boolean awaitTurn(LockNode node, boolean wait) throws InterruptedException {
 		while (!node.equals(this.nodes.peekFirst())) {
 			if (!wait) {
 				return false;
@@ -51,7 +49,7 @@ final class SimulatedLockQueue {
 	 * @param node the node
 	 * @throws AssertionError if the node was deleted before
 	 */
-	synchronized void delete(QueuedNode node) {
+	synchronized void delete(LockNode node) {
 		if (!this.nodes.remove(node)) {
 			throw new AssertionError("The node " + node.name() + " was deleted twice");
 		}
