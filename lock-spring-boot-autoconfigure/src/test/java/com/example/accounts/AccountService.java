@@ -43,10 +43,10 @@ public class AccountService {
 				});
 	}
 
+	// named Accounts.transfer in metrics
 	public void transferNamed(String from, String to, BigDecimal amount) {
 		this.lockTemplate.execute("Accounts.transfer", List.of("account:" + from, "account:" + to), LockType.EXCLUSIVE,
-				Duration.ofSeconds(5), (lock) -> move(from, to, amount)); // named in
-																			// metrics
+				Duration.ofSeconds(5), (lock) -> move(from, to, amount));
 	}
 	// end::template[]
 

@@ -28,19 +28,20 @@ public class CatalogService {
 	}
 
 	// tag::annotation[]
-	@DistributedLock(key = "'catalog'", type = LockType.READ) // many readers together
+	// many readers together
+	@DistributedLock(key = "'catalog'", type = LockType.READ)
 	public List<String> items() {
 		return List.copyOf(this.items);
 	}
 
-	@DistributedLock(key = "'catalog'", type = LockType.WRITE) // one writer, no readers
+	// one writer, no readers
+	@DistributedLock(key = "'catalog'", type = LockType.WRITE)
 	public void add(String item) {
 		this.items.add(item);
 	}
 
-	@DistributedLock(key = "'exports'", type = LockType.SEMAPHORE, permits = 4) // up to
-																				// four
-																				// holders
+	// up to four holders
+	@DistributedLock(key = "'exports'", type = LockType.SEMAPHORE, permits = 4)
 	public String export(String format) {
 		return this.items.size() + " items as " + format;
 	}
