@@ -5,16 +5,18 @@ import java.util.Deque;
 
 /**
  * The locks each thread holds through {@link LockTemplate}, innermost first, so that
- * {@link LockHandle#current()} can find them.
+ * {@link LockHandle#current()} can find them. It keeps them as plain objects, the
+ * {@link LockHandle handles} that the template gives its callbacks, so that it depends on
+ * nothing that depends on it.
  */
 final class CurrentLocks {
 
-	private static final ThreadLocal<Deque<LockHandle>> locks = ThreadLocal.withInitial(ArrayDeque::new);
+	private static final ThreadLocal<Deque<Object>> locks = ThreadLocal.withInitial(ArrayDeque::new);
 
 	private CurrentLocks() {
 	}
 
-	static void push(LockHandle lock) {
+	static void push(Object lock) {
 		locks.get().push(lock);
 	}
 
@@ -22,15 +24,15 @@ final class CurrentLocks {
 	 * Forgets a lock the thread holds, once; later calls for the same lock do nothing.
 	 * @param lock the lock
 	 */
-	static void remove(LockHandle lock) {
+	static void remove(Object lock) {
 		// the thread keeps its empty stack for its next lock: taking it away and giving
 		// it
 		// back each time cost more than the lock's own bookkeeping
 		locks.get().removeFirstOccurrence(lock);
 	}
 
-	static LockHandle innermost() {
-		LockHandle innermost = locks.get().peek();
+	static Object innermost() {
+		Object innermost = locks.get().peek();
 		if (innermost == null) {
 			throw new IllegalStateException("The current thread holds no distributed lock: LockHandle.current() "
 					+ "works inside a @DistributedLock method or a LockTemplate callback");

@@ -46,7 +46,7 @@ public interface LockHandle {
 	 * @throws IllegalStateException if the calling thread holds no lock
 	 */
 	static LockHandle current() {
-		return CurrentLocks.innermost();
+		return (LockHandle) CurrentLocks.innermost();
 	}
 
 }

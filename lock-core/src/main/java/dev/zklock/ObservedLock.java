@@ -5,17 +5,29 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import java.util.function.Supplier;
+
+import dev.zklock.observation.DefaultLockObservationConvention;
+import dev.zklock.observation.LockObservationContext;
 import dev.zklock.observation.LockObservationContext.Outcome;
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A lock acquired by a {@link LockTemplate}, with the time of its acquisition and the
  * observation of its hold: released once, after its minimum hold time if it has one,
  * observed until then, and its loss, or the failure of the work under it, told to the
- * caller.
+ * caller. Each acquisition is observed as {@code distributed.lock.acquisition}, and each
+ * hold, from acquisition to release, as {@code distributed.lock.hold} (see
+ * {@link DefaultLockObservationConvention}); with {@link ObservationRegistry#NOOP} no
+ * observation is even made.
  */
 final class ObservedLock {
+
+	private static final Logger logger = LoggerFactory.getLogger(ObservedLock.class);
 
 	private final ReleasableLock lock;
 
@@ -136,7 +148,87 @@ final class ObservedLock {
 	 * the registry again (which could declare a loss of its own).
 	 */
 	private void endHold() {
-		LockObservations.stop(this.hold, (this.lock.getLossReason() != null) ? Outcome.LOST : Outcome.RELEASED, null);
+		stop(this.hold, (this.lock.getLossReason() != null) ? Outcome.LOST : Outcome.RELEASED, null);
+	}
+
+	/**
+	 * Acquires a lock under the observation of its acquisition, then starts observing its
+	 * hold.
+	 * @param registry the registry of the observations; {@link ObservationRegistry#NOOP}
+	 * makes none
+	 * @param request the lock requested
+	 * @param raiseLoss whether a loss of the lock is to be raised at its release
+	 * @param acquisition acquires it
+	 * @return the acquired lock, observed until its release
+	 */
+	static ObservedLock acquire(ObservationRegistry registry, LockRequest request, boolean raiseLoss,
+			Supplier<ReleasableLock> acquisition) {
+		if (registry.isNoop()) {
+			// nothing observes: no observation is made, and none is stopped
+			return new ObservedLock(acquisition.get(), request, raiseLoss, System.nanoTime(), Observation.NOOP);
+		}
+		Observation observation = start(registry, DefaultLockObservationConvention.ACQUISITION, request);
+		ReleasableLock lock;
+		try {
+			lock = acquisition.get();
+		}
+		catch (LockTimeoutException ex) {
+			stop(observation, Outcome.TIMED_OUT, ex);
+			throw ex;
+		}
+		catch (RuntimeException | Error ex) {
+			stop(observation, Outcome.FAILED, ex);
+			throw ex;
+		}
+		stop(observation, Outcome.ACQUIRED, null);
+		Observation hold = start(registry, DefaultLockObservationConvention.HOLD, request);
+		// counted from after the hold's observation started, so that a minimum hold time
+		// is also the least that the observation measures
+		long acquiredAt = System.nanoTime();
+		return new ObservedLock(lock, request, raiseLoss, acquiredAt, hold);
+	}
+
+	/**
+	 * Starts an observation. A handler that fails is logged and does not stop the
+	 * locking, which must release whatever it acquired.
+	 */
+	private static Observation start(ObservationRegistry registry, DefaultLockObservationConvention convention,
+			LockRequest request) {
+		String name = (request.name() != null) ? request.name() : LockRequest.UNNAMED;
+		Observation observation = Observation.createNotStarted(null, convention,
+				() -> new LockObservationContext(name, request.type(), request.key()), registry);
+		try {
+			observation.start();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("An observation handler failed at the start of {} for lock '{}'; the lock is not affected",
+					observation.getContext().getName(), AbbreviatedKey.of(request.key()), ex);
+		}
+		return observation;
+	}
+
+	/**
+	 * Ends an observation with its outcome, and the failure that ended it, if any. A
+	 * handler that fails is logged: the lock's own outcome, or the exception of its
+	 * protected code, is what reaches the caller.
+	 */
+	private static void stop(Observation observation, Outcome outcome, @Nullable Throwable failure) {
+		if (observation.isNoop()) {
+			return;
+		}
+		try {
+			if (observation.getContext() instanceof LockObservationContext context) {
+				context.setOutcome(outcome);
+			}
+			if (failure != null) {
+				observation.error(failure);
+			}
+			observation.stop();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("An observation handler failed at the end of {} (outcome {}); the lock is not affected",
+					observation.getContext().getName(), outcome, ex);
+		}
 	}
 
 }

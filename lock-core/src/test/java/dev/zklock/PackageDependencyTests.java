@@ -50,6 +50,32 @@ class PackageDependencyTests {
 	}
 
 	@Test
+	void keyStateTalksToNoServer() {
+		noClasses().that()
+			.haveNameMatching("dev\\.zklock\\.zookeeper\\.(LockKey|LockNode|LockNodeKind)(\\$.*)?")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.apache.curator..", "org.apache.zookeeper..")
+			.because("a key's state machine takes events and returns what to do; LockQueue, LockRoot and "
+					+ "LockLossDetector talk to ZooKeeper, and the registry drives both sides")
+			.check(this.core);
+	}
+
+	@Test
+	void onlyTheAdaptersTalkToZooKeeper() {
+		noClasses().that()
+			.resideInAPackage("dev.zklock.zookeeper")
+			.and()
+			.haveNameNotMatching(
+					"dev\\.zklock\\.zookeeper\\.(LockQueue|LockRoot|LockLossDetector|ZooKeeperLockRegistry)(\\$.*)?")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.apache.curator..", "org.apache.zookeeper..")
+			.because("the queue protocol, the root and the connection are each watched in one place")
+			.check(this.core);
+	}
+
+	@Test
 	void coreHoldsTheClassesItChecks() {
 		assertThat(this.core.containPackage("dev.zklock.zookeeper")).isTrue();
 		assertThat(this.core.contain(LockTemplate.class)).isTrue();

@@ -14,13 +14,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AcquiredLock implements ReleasableLock {
 
-	private final LockReleaser releaser;
+	private final LockKey lockKey;
+
+	private final LockKey.Hold hold;
 
 	private final LockLossDetector lossDetector;
 
-	private final LockEntry entry;
-
-	private final LockHold hold;
+	private final Releaser releaser;
 
 	private static final AtomicIntegerFieldUpdater<AcquiredLock> RELEASED = AtomicIntegerFieldUpdater
 		.newUpdater(AcquiredLock.class, "released");
@@ -28,15 +28,19 @@ public final class AcquiredLock implements ReleasableLock {
 	/** {@code 1} once released. */
 	private volatile int released;
 
-	AcquiredLock(LockReleaser releaser, LockLossDetector lossDetector, LockEntry entry, LockHold hold) {
-		this.releaser = releaser;
-		this.lossDetector = lossDetector;
-		this.entry = entry;
+	AcquiredLock(LockKey lockKey, LockKey.Hold hold, LockLossDetector lossDetector, Releaser releaser) {
+		this.lockKey = lockKey;
 		this.hold = hold;
+		this.lossDetector = lossDetector;
+		this.releaser = releaser;
 	}
 
-	LockEntry entry() {
-		return this.entry;
+	/**
+	 * The state of the acquisition's key.
+	 * @return the key's state
+	 */
+	LockKey lockKey() {
+		return this.lockKey;
 	}
 
 	@Override
@@ -93,7 +97,7 @@ public final class AcquiredLock implements ReleasableLock {
 	@Override
 	public void release() {
 		if (RELEASED.compareAndSet(this, 0, 1)) {
-			this.releaser.release(this.entry, this.hold);
+			this.releaser.release(this.lockKey, this.hold);
 		}
 	}
 
@@ -121,7 +125,7 @@ public final class AcquiredLock implements ReleasableLock {
 			throw new IllegalArgumentException("'delay' must not be negative, but was " + delay);
 		}
 		if (RELEASED.compareAndSet(this, 0, 1)) {
-			return this.releaser.releaseAfter(this.entry, this.hold, delay);
+			return this.releaser.releaseAfter(this.lockKey, this.hold, delay);
 		}
 		return CompletableFuture.completedStage(null);
 	}
@@ -129,6 +133,30 @@ public final class AcquiredLock implements ReleasableLock {
 	@Override
 	public String toString() {
 		return "AcquiredLock[key=" + key() + ", fencingToken=" + fencingToken() + "]";
+	}
+
+	/**
+	 * Ends the holds of acquisitions, now or after a delay: the registry that acquired
+	 * them.
+	 */
+	interface Releaser {
+
+		/**
+		 * Releases one acquisition of a hold.
+		 * @param lockKey the state of the hold's key
+		 * @param hold the hold
+		 */
+		void release(LockKey lockKey, LockKey.Hold hold);
+
+		/**
+		 * Releases one acquisition of a hold after a delay.
+		 * @param lockKey the state of the hold's key
+		 * @param hold the hold
+		 * @param delay how long to keep the lock from now
+		 * @return a stage that completes once the release is done
+		 */
+		CompletableFuture<Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay);
+
 	}
 
 }

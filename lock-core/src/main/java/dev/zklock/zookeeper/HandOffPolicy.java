@@ -13,11 +13,12 @@ import java.time.Duration;
  * <p>
  * Threads that take a lock over share its ZooKeeper node, but each gets a fencing token
  * of its own, greater than its predecessor's: the node's creation zxid followed by the
- * node's hand-off count (see the README's fencing section). A hand-off happens only after
- * the previous holder released the lock while its session provably lasted, and only if
- * nothing cast doubt on the session since (a suspended connection, a pause of the
- * process); otherwise the node is deleted and the next thread queues in ZooKeeper. A
- * holder in another process comes later through ZooKeeper and gets a greater token still.
+ * node's hand-off count (see the reference guide's Fencing tokens chapter). A hand-off
+ * happens only after the previous holder released the lock while its session provably
+ * lasted, and only if nothing cast doubt on the session since (a suspended connection, a
+ * pause of the process); otherwise the node is deleted and the next thread queues in
+ * ZooKeeper. A holder in another process comes later through ZooKeeper and gets a greater
+ * token still.
  *
  * @param enabled whether waiting threads of this process take a released lock over
  * @param maxHandOffs the most hand-offs of one ZooKeeper lock in a row
@@ -30,7 +31,7 @@ public record HandOffPolicy(boolean enabled, int maxHandOffs, Duration maxTime) 
 	 * The most hand-offs of one ZooKeeper lock in a row that fencing tokens can count:
 	 * {@value}.
 	 */
-	public static final int MAX_HAND_OFFS = FencingTokens.MAX_HAND_OFFS;
+	public static final int MAX_HAND_OFFS = LockNode.MAX_HAND_OFFS;
 
 	/**
 	 * Creates a policy.

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
 public record LockActivity(String key, String type, int permits, Instant since, @Nullable String thread,
 		@Nullable Long fencingToken) {
 
-	static LockActivity held(LockHold hold) {
+	static LockActivity held(LockKey.Hold hold) {
 		Thread holder = hold.holder();
 		return new LockActivity(hold.key(), typeOf(hold.kind()), permitsOf(hold.kind()), hold.acquiredAt(),
 				(holder != null) ? holder.getName() : null, hold.fencingToken());

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
@@ -18,6 +19,7 @@ import dev.zklock.AbbreviatedKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.KeeperException;
@@ -32,6 +34,13 @@ import org.apache.zookeeper.ZooKeeper;
  * own, the pause watcher, measures the pauses: it only sleeps and measures, so that a
  * task holding up another thread, such as the registry's scheduler, never looks like a
  * pause.
+ * <p>
+ * It also tells the application's log about outages of ZooKeeper in a few lines: one when
+ * the client has not reached ZooKeeper within its connection timeout since it started,
+ * one when an established connection is suspended, one when the session ends, and one
+ * when the connection is back. ZooKeeper's own client logs every reconnection attempt,
+ * with a stack trace, every second or two; these lines are what an operator needs
+ * instead.
  */
 final class LockLossDetector implements AutoCloseable {
 
@@ -48,7 +57,7 @@ final class LockLossDetector implements AutoCloseable {
 
 	private final LostLockPolicy policy;
 
-	private final Set<LockHold> holds = ConcurrentHashMap.newKeySet();
+	private final Set<LockKey.Hold> holds = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * When the process was last seen running: the pause watcher refreshes it every
@@ -78,7 +87,21 @@ final class LockLossDetector implements AutoCloseable {
 
 	private final ConnectionStateListener connectionStateListener = (source, state) -> connectionStateChanged(state);
 
-	private final ConnectionOutageLog outageLog;
+	private final String heldLocksDuringSuspension;
+
+	private final ScheduledFuture<?> firstConnectionCheck;
+
+	/**
+	 * Whether a session was ever established; guarded by {@link #outageLog}.
+	 */
+	private boolean connectedOnce;
+
+	/**
+	 * Whether the current outage was reported; guarded by {@link #outageLog}.
+	 */
+	private boolean outageReported;
+
+	private final Object outageLog = new Object();
 
 	private final Thread pauseWatcher;
 
@@ -103,8 +126,10 @@ final class LockLossDetector implements AutoCloseable {
 	LockLossDetector(CuratorFramework client, LostLockPolicy policy, ScheduledExecutorService scheduler) {
 		this.client = client;
 		this.policy = policy;
-		this.outageLog = new ConnectionOutageLog(client, policy.trigger() == LostLockPolicy.Trigger.SUSPENDED,
-				scheduler);
+		this.heldLocksDuringSuspension = (policy.trigger() == LostLockPolicy.Trigger.SUSPENDED) ? "lost" : "uncertain";
+		this.connectedOnce = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs() > 0;
+		this.firstConnectionCheck = scheduler.schedule(this::reportMissingFirstConnection,
+				client.getZookeeperClient().getConnectionTimeoutMs(), TimeUnit.MILLISECONDS);
 		client.getConnectionStateListenable().addListener(this.connectionStateListener);
 		this.pauseWatcher = new Thread(this::watchForPauses, "zklock-pause-watcher-" + WATCHERS.incrementAndGet());
 		this.pauseWatcher.setDaemon(true);
@@ -120,11 +145,11 @@ final class LockLossDetector implements AutoCloseable {
 	 * the current one, so that no event falls between the two.
 	 * @param hold the hold
 	 */
-	void register(LockHold hold) {
+	void register(LockKey.Hold hold) {
 		this.holds.add(hold);
 	}
 
-	void unregister(LockHold hold) {
+	void unregister(LockKey.Hold hold) {
 		this.holds.remove(hold);
 	}
 
@@ -132,7 +157,7 @@ final class LockLossDetector implements AutoCloseable {
 	 * The holds being watched: every lock this registry holds now.
 	 * @return the holds
 	 */
-	Collection<LockHold> holds() {
+	Collection<LockKey.Hold> holds() {
 		return Collections.unmodifiableSet(this.holds);
 	}
 
@@ -143,7 +168,7 @@ final class LockLossDetector implements AutoCloseable {
 	 * @param hold the hold
 	 * @return whether the lock is held
 	 */
-	boolean isHeld(LockHold hold) {
+	boolean isHeld(LockKey.Hold hold) {
 		checkForPause();
 		if (hold.lossReason() != null) {
 			return false;
@@ -273,7 +298,7 @@ final class LockLossDetector implements AutoCloseable {
 	}
 
 	private void connectionStateChanged(ConnectionState state) {
-		this.outageLog.stateChanged(state);
+		logOutage(state);
 		switch (state) {
 			case SUSPENDED, READ_ONLY -> {
 				countConnectionLoss();
@@ -294,7 +319,7 @@ final class LockLossDetector implements AutoCloseable {
 	 */
 	private void reconnected() {
 		long session = currentSessionId();
-		for (LockHold hold : this.holds) {
+		for (LockKey.Hold hold : this.holds) {
 			if (hold.sessionId() != session) {
 				lose(hold, "the ZooKeeper session that held it ended");
 			}
@@ -365,7 +390,7 @@ final class LockLossDetector implements AutoCloseable {
 			loseAll(reason);
 		}
 		else {
-			this.holds.forEach(LockHold::markUncertain);
+			this.holds.forEach(LockKey.Hold::markUncertain);
 		}
 	}
 
@@ -381,8 +406,8 @@ final class LockLossDetector implements AutoCloseable {
 		if (this.closed || !this.client.getZookeeperClient().isConnected()) {
 			return;
 		}
-		Map<LockHold, Long> generations = new HashMap<>();
-		for (LockHold hold : this.holds) {
+		Map<LockKey.Hold, Long> generations = new HashMap<>();
+		for (LockKey.Hold hold : this.holds) {
 			if (hold.isUncertain()) {
 				generations.put(hold, hold.doubtGeneration());
 			}
@@ -404,7 +429,7 @@ final class LockLossDetector implements AutoCloseable {
 		}
 	}
 
-	private void confirmed(long session, Map<LockHold, Long> generations) {
+	private void confirmed(long session, Map<LockKey.Hold, Long> generations) {
 		this.beforeMarkingCertain.run();
 		generations.forEach((hold, generation) -> {
 			if (hold.sessionId() != session) {
@@ -421,7 +446,7 @@ final class LockLossDetector implements AutoCloseable {
 		this.holds.forEach((hold) -> lose(hold, reason));
 	}
 
-	private void lose(LockHold hold, String reason) {
+	private void lose(LockKey.Hold hold, String reason) {
 		if (hold.markLost(reason)) {
 			logger.warn("Lock '{}' (fencing token {}) is lost: {}{}", AbbreviatedKey.of(hold.key()),
 					hold.fencingToken(), reason, this.policy.interruptsHolder() ? "; interrupting its holder" : "");
@@ -431,11 +456,68 @@ final class LockLossDetector implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Logs what a change of the connection's state means for locking, if anything.
+	 */
+	private void logOutage(ConnectionState state) {
+		synchronized (this.outageLog) {
+			switch (state) {
+				case SUSPENDED, READ_ONLY -> {
+					if (this.connectedOnce) {
+						reportOutage(
+								"The connection to ZooKeeper ({}) is suspended; locks cannot be taken until it "
+										+ "is back, and held locks are {}",
+								connectString(), this.heldLocksDuringSuspension);
+					}
+					else {
+						reportMissingFirstConnection();
+					}
+				}
+				case LOST -> {
+					this.outageReported = true;
+					logger.warn("The ZooKeeper session of this client ended; its locks are lost");
+				}
+				case CONNECTED, RECONNECTED -> {
+					if (this.outageReported) {
+						String again = this.connectedOnce ? " again" : "";
+						logger.info("Connected to ZooKeeper ({}){}; locking works{}", connectString(), again, again);
+					}
+					this.connectedOnce = true;
+					this.outageReported = false;
+					this.firstConnectionCheck.cancel(false);
+				}
+			}
+		}
+	}
+
+	private void reportMissingFirstConnection() {
+		synchronized (this.outageLog) {
+			if (!this.connectedOnce && this.client.getState() == CuratorFrameworkState.STARTED
+					&& !this.client.getZookeeperClient().isConnected()) {
+				reportOutage(
+						"No connection to ZooKeeper ({}) within {}ms of starting; locks fail with "
+								+ "LockAcquisitionException until ZooKeeper is reachable",
+						connectString(), this.client.getZookeeperClient().getConnectionTimeoutMs());
+			}
+		}
+	}
+
+	private void reportOutage(String message, Object... arguments) {
+		if (!this.outageReported) {
+			this.outageReported = true;
+			logger.warn(message, arguments);
+		}
+	}
+
+	private String connectString() {
+		return this.client.getZookeeperClient().getCurrentConnectionString();
+	}
+
 	@Override
 	public void close() {
 		this.closed = true;
 		LockSupport.unpark(this.pauseWatcher);
-		this.outageLog.close();
+		this.firstConnectionCheck.cancel(false);
 		this.client.getConnectionStateListenable().removeListener(this.connectionStateListener);
 	}
 

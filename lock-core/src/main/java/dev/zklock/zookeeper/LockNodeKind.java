@@ -25,6 +25,12 @@ sealed interface LockNodeKind {
 	LockNodeKind SHARED = new ReadWrite("read-", true);
 
 	/**
+	 * The number of digits of the sequence number that ZooKeeper appends to the name of
+	 * every node.
+	 */
+	int SEQUENCE_LENGTH = 10;
+
+	/**
 	 * One of a number of permits: its turn comes when fewer than that many nodes are
 	 * ahead.
 	 * @param permits the number of permits of the key
@@ -98,7 +104,7 @@ sealed interface LockNodeKind {
 		if (matcher.find()) {
 			return new Permit(Integer.parseInt(matcher.group(1)));
 		}
-		return nodeName.regionMatches(nodeName.length() - LockNodeSequence.LENGTH - SHARED.namePrefix().length(),
+		return nodeName.regionMatches(nodeName.length() - SEQUENCE_LENGTH - SHARED.namePrefix().length(),
 				SHARED.namePrefix(), 0, SHARED.namePrefix().length()) ? SHARED : EXCLUSIVE;
 	}
 
@@ -140,7 +146,7 @@ sealed interface LockNodeKind {
 	 */
 	record Permit(int permits) implements LockNodeKind {
 
-		private static final Pattern NAME = Pattern.compile("-permits-(\\d+)-\\d{" + LockNodeSequence.LENGTH + "}$");
+		private static final Pattern NAME = Pattern.compile("-permits-(\\d+)-\\d{" + SEQUENCE_LENGTH + "}$");
 
 		@Override
 		public String namePrefix() {

@@ -1,61 +1,224 @@
 package dev.zklock.zookeeper;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
+import dev.zklock.AbbreviatedKey;
+import dev.zklock.LockAcquisitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorClosedException;
 import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.curator.framework.imps.ProtectedUtils;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The queue of lock nodes under one key's node: the fair lock protocol that processes
- * share through ZooKeeper.
+ * One key's queue of lock nodes in ZooKeeper: the ZooKeeper adapter for the fair lock
+ * protocol that processes share. It knows nothing of the threads of this process: a
+ * holder is a node, and whoever has the {@link LockNode} may leave the queue.
  * <p>
- * A contender enqueues an ephemeral sequential node, created with Curator's protection so
- * that a create whose reply was lost is found again (and one that was given up is deleted
- * in the background). Its turn comes when no node ahead of it blocks it, by the rules of
- * its {@link LockNodeKind}; until then it watches the one node it waits for, so a release
- * wakes one waiter, not all. A holder is a node, not a thread: whoever has the
- * {@link QueuedNode} may leave the queue.
+ * <b>Enqueue.</b> A contender creates an ephemeral sequential node under the key's node,
+ * with Curator's protection, so that a create whose reply was lost is found again (and
+ * one that was given up is deleted in the background), and sends a read of the queue
+ * right behind the create. Exclusive nodes are named like Curator's
+ * {@code InterProcessMutex} nodes, so the two exclude each other on the same path. The
+ * key's node is a container node, which ZooKeeper removes once it is empty.
  * <p>
- * Exclusive nodes are named like Curator's {@code InterProcessMutex} nodes, so the two
- * exclude each other on the same path. The key node is a container node, which ZooKeeper
- * removes once it is empty.
+ * <b>Turn.</b> A node's turn comes when no node ahead of it blocks it, by the rules of
+ * its {@link LockNodeKind}; the queue's order is the order of the sequence numbers that
+ * ZooKeeper appends to the names, whatever their prefixes. Until its turn, a node watches
+ * the one node it waits for, so a release wakes one waiter, not all; a node that may get
+ * its turn when any node ahead leaves (a permit) watches the whole queue.
+ * <p>
+ * <b>Copies.</b> A create that loses its connection is sent again, and the node of the
+ * first one, if ZooKeeper applied it, is looked for by the protection id in its name.
+ * When that look goes to a server that has not applied the first create yet, both creates
+ * make a node: the acquisition knows one of them, and the other, ephemeral in a session
+ * that lives on, would block the key until that session ends. The copies share the known
+ * node's protection id, which no other create uses; they are deleted whenever the queue
+ * is read for the node, and when the node is given up. Nothing else ever deletes them.
+ * <p>
+ * <b>Waits.</b> Every wait ends by the acquisition's deadline, the waits for replies
+ * within {@link LockRoot#awaitReply}. While the client is disconnected nothing is sent,
+ * since Curator would give such a request up, with an error and a stack trace in the log:
+ * the acquisition waits for the connection and looks at the queue again.
  */
 final class LockQueue {
 
+	/**
+	 * Orders node names as their nodes stand in the queue.
+	 */
+	static final Comparator<String> QUEUE_ORDER = Comparator.comparing(LockQueue::sequenceOf);
+
 	private static final Logger logger = LoggerFactory.getLogger(LockQueue.class);
+
+	private final LockRoot root;
 
 	private final CuratorFramework client;
 
+	private final String key;
+
 	private final String keyPath;
 
-	private final LockNodeCopies copies;
-
-	LockQueue(CuratorFramework client, String keyPath) {
-		this.client = client;
-		this.keyPath = keyPath;
-		this.copies = new LockNodeCopies(client, keyPath);
+	/**
+	 * Creates the queue of a key.
+	 * @param root the root the key's node lives under
+	 * @param key the lock key
+	 * @throws IllegalArgumentException if the key is {@code null} or empty
+	 */
+	LockQueue(LockRoot root, String key) {
+		this.root = root;
+		this.client = root.client();
+		this.key = key;
+		this.keyPath = root.pathOf(key);
 	}
 
-	CuratorFramework client() {
-		return this.client;
+	String key() {
+		return this.key;
 	}
 
 	String keyPath() {
 		return this.keyPath;
+	}
+
+	/**
+	 * Waits for a ZooKeeper connection, enqueues a node and waits for its turn, all by
+	 * the deadline.
+	 * <p>
+	 * An acquisition that finds the client without a connection waits for it up to the
+	 * longer of its wait time and the client's connection timeout: a short wait time
+	 * means "do not wait for other holders", not "fail while a connection is being made".
+	 * Once it waits in the queue, it rides out an outage until its deadline: once the
+	 * connection is back it looks at the queue again. If the session lasted, its node is
+	 * still queued; if the session ended, the node is deleted and a new one queued in the
+	 * new session. A guarded root is verified before the first node is queued.
+	 * @param kind what the node asks for
+	 * @param holder who asks, stored as the node's data
+	 * @param waitTime the wait time, for messages
+	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
+	 * @param lossDetector counts the pauses of this process (see
+	 * {@link LockLossDetector#pauses()}) and the losses of the connection
+	 * @return the node's turn, or {@code null} if other holders kept the lock
+	 * @throws LockAcquisitionException if ZooKeeper was not reachable or did not answer
+	 * in time, or the root's guard failed
+	 * @throws LockNodeKind.ConflictException if the queue holds nodes of kinds that
+	 * cannot be combined with the node's
+	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
+	 */
+	@Nullable Turn take(LockNodeKind kind, HolderIdentity holder, Duration waitTime, long deadline, LockLossDetector lossDetector)
+			throws Exception {
+		LongSupplier pauses = lossDetector::pauses;
+		Outage outage = new Outage();
+		long turnDeadline = awaitConnection(deadline, outage);
+		LockNode node = null;
+		try {
+			while (true) {
+				long connectionLossesSeen = lossDetector.connectionLosses();
+				try {
+					requireConnection();
+					Arrival arrival;
+					if (node == null) {
+						verifyRoot(turnDeadline);
+						arrival = enqueue(kind, holder, pauses, turnDeadline);
+						node = arrival.node();
+					}
+					else {
+						long checkedAt = pauses.getAsLong();
+						arrival = new Arrival(node, read(kind.waitsForAnyDeparture()), checkedAt);
+					}
+					OptionalLong turnCheckedAt = awaitTurn(arrival, turnDeadline, pauses);
+					if (turnCheckedAt.isEmpty()) {
+						return null;
+					}
+					Turn turn = new Turn(node, turnCheckedAt.getAsLong());
+					node = null;
+					return turn;
+				}
+				catch (KeeperException.NoNodeException ex) {
+					node = sessionEnded(node, waitTime, turnDeadline, ex);
+				}
+				catch (KeeperException ex) {
+					if (!isConnectionFault(ex)) {
+						throw ex;
+					}
+					awaitReconnection(waitTime, turnDeadline, outage, ex, lossDetector, connectionLossesSeen);
+					if (node != null && node.sessionId() != currentSessionId()) {
+						logger.debug(
+								"The ZooKeeper session that queued for '{}' ended during an outage; queueing again",
+								AbbreviatedKey.of(this.key));
+						abandon(node);
+						node = null;
+					}
+				}
+				catch (TimeoutException ex) {
+					throw new LockAcquisitionException(this.key,
+							"Could not acquire lock '" + AbbreviatedKey.of(this.key) + "' within " + waitTime.toMillis()
+									+ "ms: ZooKeeper (" + this.root.connectString() + ") did not answer in time"
+									+ outage.describe(),
+							ex);
+				}
+			}
+		}
+		finally {
+			if (node != null) {
+				abandon(node);
+			}
+		}
+	}
+
+	/**
+	 * Waits for a connection, up to the longer of the time to the deadline and the
+	 * client's connection timeout.
+	 * @return the deadline of the wait for a turn: the given one, or now if the
+	 * connection came after it, so that a short wait still gets its one look at the queue
+	 */
+	private long awaitConnection(long deadline, Outage outage) throws InterruptedException {
+		if (isConnected()) {
+			return deadline;
+		}
+		long start = System.nanoTime();
+		long bound = Math.max(toMillis(deadline - start), this.client.getZookeeperClient().getConnectionTimeoutMs());
+		boolean connected = this.client.blockUntilConnected((int) Math.min(Integer.MAX_VALUE, Math.max(1, bound)),
+				TimeUnit.MILLISECONDS);
+		long now = System.nanoTime();
+		outage.add(now - start);
+		if (!connected) {
+			throw new LockAcquisitionException(this.key, "Could not acquire lock '" + AbbreviatedKey.of(this.key)
+					+ "': no connection to ZooKeeper (" + this.root.connectString() + ") within " + bound + "ms", null);
+		}
+		return (now - deadline > 0) ? now : deadline;
+	}
+
+	private void verifyRoot(long deadline) throws Exception {
+		try {
+			this.root.verify(deadline);
+		}
+		catch (IllegalStateException ex) {
+			throw new LockAcquisitionException(this.key,
+					"Could not acquire lock '" + AbbreviatedKey.of(this.key) + "': " + ex.getMessage(), ex);
+		}
 	}
 
 	/**
@@ -71,40 +234,40 @@ final class LockQueue {
 	 * own {@code creatingParentContainersIfNeeded} on the lock node would create the key
 	 * node on Curator's single background thread, one key at a time for the whole
 	 * process.
-	 * @param kind the kind of node
-	 * @param holder who asks, stored as the node's data
 	 * @param pauses counts the pauses of this process, read before the first look is sent
-	 * (see {@link LockLossDetector#pauses()})
-	 * @param replies how long to wait for ZooKeeper's replies
+	 * @param deadline the deadline of the replies
 	 * @return the node, with its first look at the queue
 	 * @throws Exception if ZooKeeper fails or does not reply in time, or the thread is
 	 * interrupted; a node created after the caller gave up is deleted in the background
 	 */
-	Arrival enqueue(LockNodeKind kind, HolderIdentity holder, LongSupplier pauses, ReplyWait replies) throws Exception {
-		Arrival arrival = tryEnqueue(kind, holder, pauses, replies);
+	Arrival enqueue(LockNodeKind kind, HolderIdentity holder, LongSupplier pauses, long deadline) throws Exception {
+		Arrival arrival = tryEnqueue(kind, holder, pauses, deadline);
 		while (arrival == null) {
-			createKeyNode(replies);
-			arrival = tryEnqueue(kind, holder, pauses, replies);
+			createKeyNode(deadline);
+			arrival = tryEnqueue(kind, holder, pauses, deadline);
 		}
 		return arrival;
 	}
 
-	private void createKeyNode(ReplyWait replies) throws Exception {
+	private void createKeyNode(long deadline) throws Exception {
 		CompletableFuture<CuratorEvent> created = new CompletableFuture<>();
 		this.client.create()
 			.creatingParentContainersIfNeeded()
 			.withMode(CreateMode.CONTAINER)
 			.inBackground((client, event) -> created.complete(event))
 			.forPath(this.keyPath);
-		KeeperException.Code result = KeeperException.Code.get(replies.await(created).getResultCode());
+		KeeperException.Code result = KeeperException.Code.get(this.root.awaitReply(created, deadline).getResultCode());
 		// NODEEXISTS: created by another thread or process meanwhile
 		if (result != KeeperException.Code.OK && result != KeeperException.Code.NODEEXISTS) {
 			throw KeeperException.create(result, this.keyPath);
 		}
 	}
 
-	private @Nullable Arrival tryEnqueue(LockNodeKind kind, HolderIdentity holder, LongSupplier pauses,
-			ReplyWait replies) throws Exception {
+	/**
+	 * Enqueues a node, or returns {@code null} if the key's node is missing.
+	 */
+	private @Nullable Arrival tryEnqueue(LockNodeKind kind, HolderIdentity holder, LongSupplier pauses, long deadline)
+			throws Exception {
 		long checkedAt = pauses.getAsLong();
 		CompletableFuture<CuratorEvent> created = new CompletableFuture<>();
 		this.client.create()
@@ -112,11 +275,11 @@ final class LockQueue {
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 			.inBackground((client, event) -> created.complete(event))
 			.forPath(ZKPaths.makePath(this.keyPath, kind.namePrefix()), holder.toBytes());
-		QueueRead firstLook;
+		Read firstLook;
 		CuratorEvent event;
 		try {
-			firstLook = QueueRead.start(this.client, this.keyPath, kind.waitsForAnyDeparture());
-			event = replies.await(created);
+			firstLook = read(kind.waitsForAnyDeparture());
+			event = this.root.awaitReply(created, deadline);
 		}
 		catch (Exception ex) {
 			created.thenAccept(this::abandonCreated);
@@ -129,19 +292,14 @@ final class LockQueue {
 		if (result != KeeperException.Code.OK) {
 			throw KeeperException.create(result, event.getPath());
 		}
-		Stat stat = (event.getStat() != null) ? event.getStat() : statOfFoundAgain(event, replies);
-		return new Arrival(queuedNode(event, kind, stat), firstLook, checkedAt);
-	}
-
-	/**
-	 * The node just created; deleted in the background if its zxid fits no fencing token.
-	 */
-	private QueuedNode queuedNode(CuratorEvent created, LockNodeKind kind, Stat stat) {
+		Stat stat = (event.getStat() != null) ? event.getStat() : statOfFoundAgain(event, deadline);
 		try {
-			return new QueuedNode(created.getName(), kind, stat.getCzxid(), stat.getEphemeralOwner());
+			// deleted in the background if its zxid fits no fencing token
+			return new Arrival(new LockNode(event.getName(), kind, stat.getCzxid(), stat.getEphemeralOwner()),
+					firstLook, checkedAt);
 		}
 		catch (IllegalStateException ex) {
-			abandonCreated(created);
+			abandonCreated(event);
 			throw ex;
 		}
 	}
@@ -152,11 +310,11 @@ final class LockQueue {
 	 * node is deleted in the background, or it would block the key until the session
 	 * ends.
 	 */
-	private Stat statOfFoundAgain(CuratorEvent created, ReplyWait replies) throws Exception {
+	private Stat statOfFoundAgain(CuratorEvent created, long deadline) throws Exception {
 		try {
 			CompletableFuture<CuratorEvent> read = new CompletableFuture<>();
 			this.client.checkExists().inBackground((client, event) -> read.complete(event)).forPath(created.getName());
-			Stat stat = replies.await(read).getStat();
+			Stat stat = this.root.awaitReply(read, deadline).getStat();
 			if (stat == null) {
 				throw new KeeperException.NoNodeException(created.getName());
 			}
@@ -175,28 +333,27 @@ final class LockQueue {
 	}
 
 	/**
-	 * Sends a new look at the queue for a node already in it, such as after an outage
-	 * that its session outlived.
-	 * @param node the node, enqueued by this queue
-	 * @param pauses counts the pauses of this process, read before the look is sent
-	 * @return the node with its new look at the queue
+	 * Sends a read of the queue without waiting for its reply.
+	 * @param watch whether to watch the queue for its next change
+	 * @return the read, whose reply comes later
 	 * @throws Exception if the read cannot be sent
 	 */
-	Arrival lookAgain(QueuedNode node, LongSupplier pauses) throws Exception {
-		long checkedAt = pauses.getAsLong();
-		return new Arrival(node, QueueRead.start(this.client, this.keyPath, node.kind().waitsForAnyDeparture()),
-				checkedAt);
+	Read read(boolean watch) throws Exception {
+		Read read = new Read();
+		var children = this.client.getChildren();
+		(watch ? children.usingWatcher(read) : children).inBackground((client, event) -> read.reply.complete(event))
+			.forPath(this.keyPath);
+		return read;
 	}
 
 	/**
 	 * Waits until the node's turn comes, or the deadline passes. A watch also fires when
 	 * the connection is lost; no further request is sent then, since Curator would give
 	 * it up: the caller waits for the connection and looks at the queue again.
-	 * @param arrival the node, enqueued by this queue, with its first look at the queue
-	 * @param deadlineNanos the deadline, on the {@link System#nanoTime()} scale
+	 * @param arrival the node, enqueued in this queue, with its first look at the queue
+	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
 	 * @param pauses counts the pauses of this process, read before each look at the queue
 	 * is sent
-	 * @param replies how long to wait for ZooKeeper's replies
 	 * @return the pause count read before the look at the queue that showed the node's
 	 * turn, or empty if the deadline passed first
 	 * @throws KeeperException.NoNodeException if the node is gone: its session ended
@@ -205,22 +362,23 @@ final class LockQueue {
 	 * @throws KeeperException.ConnectionLossException if the client lost its connection
 	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
-	OptionalLong awaitTurn(Arrival arrival, long deadlineNanos, LongSupplier pauses, ReplyWait replies)
-			throws Exception {
-		QueuedNode node = arrival.node();
+	OptionalLong awaitTurn(Arrival arrival, long deadline, LongSupplier pauses) throws Exception {
+		LockNode node = arrival.node();
 		boolean watchQueue = node.kind().waitsForAnyDeparture();
-		QueueRead read = arrival.firstLook();
+		Read read = arrival.firstLook();
 		long checkedAt = arrival.checkedAt();
 		while (true) {
-			List<String> queue = (read == arrival.firstLook()) ? read.childrenIfRead(replies) : read.children(replies);
+			List<String> queue = (read == arrival.firstLook()) ? read.childrenIfRead(deadline)
+					: read.children(deadline);
 			if (queue != null) {
-				this.copies.deleteCopies(node.name(), queue);
+				deleteCopies(node.name(), queue);
 			}
 			int position = (queue != null) ? queue.indexOf(node.name()) : -1;
 			if (position < 0 && read == arrival.firstLook()) {
+				// the first look failed, or was answered before the node existed
 				requireConnection();
 				checkedAt = pauses.getAsLong();
-				read = QueueRead.start(this.client, this.keyPath, watchQueue);
+				read = read(watchQueue);
 				continue;
 			}
 			if (position < 0) {
@@ -230,7 +388,7 @@ final class LockQueue {
 			if (blocker == null) {
 				return OptionalLong.of(checkedAt);
 			}
-			long remaining = deadlineNanos - System.nanoTime();
+			long remaining = deadline - System.nanoTime();
 			if (remaining <= 0) {
 				return OptionalLong.empty();
 			}
@@ -238,29 +396,294 @@ final class LockQueue {
 				requireConnection();
 			}
 			boolean changed = watchQueue ? read.awaitChange(remaining)
-					: BlockerWatch.awaitChange(this.client, ZKPaths.makePath(this.keyPath, blocker), remaining);
+					: awaitBlocker(ZKPaths.makePath(this.keyPath, blocker), remaining);
 			if (!changed) {
 				return OptionalLong.empty();
 			}
 			requireConnection();
 			checkedAt = pauses.getAsLong();
-			read = QueueRead.start(this.client, this.keyPath, watchQueue);
+			read = read(watchQueue);
 		}
 	}
 
-	private void requireConnection() throws KeeperException.ConnectionLossException {
-		if (!this.client.getZookeeperClient().isConnected()) {
-			throw new KeeperException.ConnectionLossException();
+	/**
+	 * Waits until the blocking node changes (in practice: is deleted). The watch is set
+	 * with a read of the node's data, not with an existence check: a data watch is set
+	 * only on a node that exists, and goes when the node does, while an existence check
+	 * of a node already gone would leave a watch for its creation, which never comes for
+	 * a sequential name, for as long as the session lives.
+	 * @param remainingNanos how long to wait at most, for the read's reply too: a waiter
+	 * whose time is up has its answer, the lock is held
+	 * @return whether the node changed or was already gone; {@code false} if the time
+	 * passed first
+	 * @throws IllegalStateException if the node is not ephemeral, and so would never go
+	 * @throws KeeperException.ConnectionLossException if the watch fired because the
+	 * client lost its connection
+	 */
+	private boolean awaitBlocker(String blockerPath, long remainingNanos) throws Exception {
+		Read watched = new Read();
+		this.client.getData()
+			.usingWatcher(watched)
+			.inBackground((client, event) -> watched.reply.complete(event))
+			.forPath(blockerPath);
+		long deadline = System.nanoTime() + remainingNanos;
+		CuratorEvent read;
+		try {
+			read = watched.reply.get(remainingNanos, TimeUnit.NANOSECONDS);
 		}
+		catch (TimeoutException ex) {
+			return false;
+		}
+		KeeperException.Code result = KeeperException.Code.get(read.getResultCode());
+		if (result == KeeperException.Code.NONODE) {
+			return true;
+		}
+		if (result != KeeperException.Code.OK) {
+			throw KeeperException.create(result, blockerPath);
+		}
+		if (read.getStat().getEphemeralOwner() == 0) {
+			throw new IllegalStateException("The lock node " + blockerPath + " ahead in the queue is not ephemeral: "
+					+ "it belongs to no ZooKeeper session, so no lock client holds it, and it would block the key "
+					+ "for ever. A client other than a lock client created it; delete it, and keep other clients "
+					+ "from the lock root (see the reference guide's Security chapter)");
+		}
+		return watched.awaitChange(deadline - System.nanoTime());
+	}
+
+	/**
+	 * A lock node vanished while it waited: ZooKeeper ended the session that created it.
+	 * The node is deleted in case it is there after all, and the caller queues again in
+	 * the new session, within the same deadline.
+	 * @return no node
+	 */
+	private @Nullable LockNode sessionEnded(@Nullable LockNode node, Duration waitTime, long deadline,
+			KeeperException.NoNodeException ex) {
+		if (node != null) {
+			abandon(node);
+		}
+		if (System.nanoTime() - deadline >= 0) {
+			throw new LockAcquisitionException(this.key, "Could not acquire lock '" + AbbreviatedKey.of(this.key)
+					+ "' within " + waitTime.toMillis() + "ms: the ZooKeeper session that queued for it ended", ex);
+		}
+		logger.debug("The lock node of '{}' vanished while it waited; queueing again", AbbreviatedKey.of(this.key));
+		return null;
+	}
+
+	/**
+	 * Whether a reply tells that the request may not have reached ZooKeeper, or the
+	 * session ended: the acquisition waits for the connection and goes on.
+	 */
+	private static boolean isConnectionFault(KeeperException ex) {
+		return ex.code() == KeeperException.Code.CONNECTIONLOSS || ex.code() == KeeperException.Code.OPERATIONTIMEOUT
+				|| ex.code() == KeeperException.Code.SESSIONEXPIRED;
+	}
+
+	/**
+	 * Waits, sending nothing, until the client is connected again, or the deadline
+	 * passes. A watch may learn of the lost connection before Curator does, so the wait
+	 * first lets Curator announce the loss (up to the connection timeout, as a fault that
+	 * came with no loss of the connection is announced never): until then its connection
+	 * state may still read as connected.
+	 * @throws LockAcquisitionException if the deadline passed first, naming how long of
+	 * the wait time ZooKeeper could not be reached
+	 */
+	private void awaitReconnection(Duration waitTime, long deadline, Outage outage, KeeperException fault,
+			LockLossDetector lossDetector, long connectionLossesSeen) throws InterruptedException {
+		long noticed = System.nanoTime();
+		try {
+			if (isConnected()) {
+				long catchUp = Math.min(deadline - noticed,
+						TimeUnit.MILLISECONDS.toNanos(this.client.getZookeeperClient().getConnectionTimeoutMs()));
+				lossDetector.awaitConnectionLossAfter(connectionLossesSeen, catchUp);
+			}
+			while (!isConnected()) {
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					break;
+				}
+				this.client.blockUntilConnected((int) Math.min(Integer.MAX_VALUE, Math.max(1, toMillis(remaining))),
+						TimeUnit.MILLISECONDS);
+			}
+		}
+		finally {
+			outage.add(System.nanoTime() - noticed);
+		}
+		if (System.nanoTime() - deadline >= 0) {
+			String reason = isConnected()
+					? "ZooKeeper (" + this.root.connectString() + ") failed: " + fault.code() + outage.describe()
+					: "ZooKeeper (" + this.root.connectString() + ") could not be reached for " + outage.total()
+							+ " of it";
+			throw new LockAcquisitionException(this.key, "Could not acquire lock '" + AbbreviatedKey.of(this.key)
+					+ "' within " + waitTime.toMillis() + "ms: " + reason, null);
+		}
+	}
+
+	/**
+	 * Describes who holds the head of the queue, for the message of a wait that timed
+	 * out; gives up quietly if ZooKeeper does not answer by the deadline plus
+	 * {@link LockRoot#GRACE}, so that the description never holds the caller up longer.
+	 * @param deadline the wait's deadline, on the {@link System#nanoTime()} scale
+	 * @return the holder's description, or {@code null} if it cannot be told
+	 */
+	@Nullable String describeHead(long deadline) {
+		if (!isConnected()) {
+			return null;
+		}
+		try {
+			HolderIdentity head = holderOfHead()
+				.get(Math.max(0, deadline + LockRoot.GRACE.toNanos() - System.nanoTime()), TimeUnit.NANOSECONDS);
+			return (head != null) ? head.toString() : null;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+		catch (Exception ex) {
+			logger.debug("Could not read who holds {}: {}", this.keyPath, ex.toString());
+			return null;
+		}
+	}
+
+	/**
+	 * Who holds the node at the head of the queue, read in the background: {@code null}
+	 * if the queue is empty, its head names none, or ZooKeeper fails.
+	 */
+	private CompletableFuture<@Nullable HolderIdentity> holderOfHead() throws Exception {
+		CompletableFuture<@Nullable String> headPath = new CompletableFuture<>();
+		this.client.getChildren().inBackground((client, event) -> {
+			List<String> queue = (event.getResultCode() == KeeperException.Code.OK.intValue()) ? event.getChildren()
+					: List.of();
+			headPath.complete(
+					queue.stream().min(QUEUE_ORDER).map((head) -> ZKPaths.makePath(this.keyPath, head)).orElse(null));
+		}).forPath(this.keyPath);
+		return headPath.thenCompose((nodePath) -> {
+			CompletableFuture<@Nullable HolderIdentity> holder = new CompletableFuture<>();
+			if (nodePath == null) {
+				holder.complete(null);
+				return holder;
+			}
+			try {
+				this.client.getData()
+					.inBackground((client, event) -> holder.complete(HolderIdentity.fromBytes(event.getData())))
+					.forPath(nodePath);
+			}
+			catch (Exception ex) {
+				holder.complete(null);
+			}
+			return holder;
+		});
+	}
+
+	/**
+	 * Reads the queue in the background and watches it until it changes, to learn whether
+	 * other nodes queue behind a held node. A change after the read counts as a node
+	 * queued behind, whatever it was. A read that fails tells nothing.
+	 * @param held the held node
+	 * @param othersQueued told {@code true} or {@code false} once the read answers, and
+	 * {@code true} when the queue changes afterwards
+	 * @throws Exception if the read cannot be sent
+	 */
+	void watchBehind(LockNode held, Consumer<Boolean> othersQueued) throws Exception {
+		String sequence = sequenceOf(held.name());
+		this.client.getChildren()
+			.usingWatcher((CuratorWatcher) (event) -> othersQueued.accept(true))
+			.inBackground((client, event) -> {
+				if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+					othersQueued.accept(event.getChildren()
+						.stream()
+						.anyMatch((child) -> sequenceOf(child).compareTo(sequence) > 0));
+				}
+			})
+			.forPath(this.keyPath);
+	}
+
+	/**
+	 * The queue's nodes as ZooKeeper sees them, in order, whoever they belong to: for
+	 * operators.
+	 * @return the nodes, empty if the key's node does not exist (never created, or reaped
+	 * as an empty container)
+	 * @throws Exception if ZooKeeper fails
+	 */
+	List<QueuedLockNode> nodes() throws Exception {
+		List<String> queue;
+		try {
+			queue = this.client.getChildren().forPath(this.keyPath);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
+		queue.sort(QUEUE_ORDER);
+		List<QueuedLockNode> nodes = new ArrayList<>(queue.size());
+		for (int position = 0; position < queue.size(); position++) {
+			String name = queue.get(position);
+			Stat stat = new Stat();
+			byte[] data;
+			try {
+				data = this.client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(this.keyPath, name));
+			}
+			catch (KeeperException.NoNodeException ex) {
+				continue;
+			}
+			LockNodeKind kind = LockNodeKind.ofNodeName(name);
+			nodes.add(new QueuedLockNode(name, LockActivity.typeOf(kind), LockActivity.permitsOf(kind),
+					turnHasCome(kind, queue, position), LockNode.fencingTokenOf(stat.getCzxid(), 0),
+					Long.toHexString(stat.getEphemeralOwner()), HolderIdentity.fromBytes(data)));
+		}
+		return nodes;
+	}
+
+	private static boolean turnHasCome(LockNodeKind kind, List<String> queue, int position) {
+		try {
+			return kind.blockerOf(queue, position) == null;
+		}
+		catch (LockNodeKind.ConflictException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * Deletes a held node without waiting for ZooKeeper: another process sees the lock
+	 * free once the deletion is applied, and this session's next request on the key is
+	 * applied after it. A node that is already gone is no error. While the client is
+	 * disconnected, the deletion is sent once it is connected again (see
+	 * {@link #whenConnected}): if the session lasted, the node is deleted then; if it
+	 * ended, ZooKeeper deleted the node with it. A deletion that fails is logged; Curator
+	 * keeps deleting the node in the background, and ZooKeeper deletes it when the
+	 * session ends.
+	 * @param node the node
+	 */
+	void release(LockNode node) {
+		whenConnected(() -> {
+			try {
+				this.client.delete().quietly().guaranteed().inBackground((curator, deleted) -> {
+					// a node that is gone, or whose session ended, needs no more deleting
+					KeeperException.Code result = KeeperException.Code.get(deleted.getResultCode());
+					if (result != KeeperException.Code.OK && result != KeeperException.Code.NONODE
+							&& result != KeeperException.Code.SESSIONEXPIRED) {
+						logUndeletedNode(node, result.toString());
+					}
+				}).forPath(node.path());
+			}
+			catch (Exception ex) {
+				logUndeletedNode(node, ex.toString());
+			}
+		});
+	}
+
+	private void logUndeletedNode(LockNode node, String reason) {
+		logger.warn(
+				"Could not delete the node of lock '{}' ({}) at its release with ZooKeeper ({}): {}; Curator keeps "
+						+ "deleting it in the background, and ZooKeeper deletes it when the session ends",
+				AbbreviatedKey.of(this.key), node.path(), this.root.connectString(), reason);
 	}
 
 	/**
 	 * Deletes a node in the background, retrying until ZooKeeper confirms it, without
 	 * holding the caller up: for a node whose turn did not come. Copies that its create
-	 * left behind are looked for and deleted too (see {@link LockNodeCopies}).
+	 * left behind are looked for and deleted too.
 	 * @param node the node to delete
 	 */
-	void abandon(QueuedNode node) {
+	void abandon(LockNode node) {
 		deleteWithCopies(node.path());
 	}
 
@@ -272,8 +695,11 @@ final class LockQueue {
 	private void deleteWithCopies(String path) {
 		whenConnected(() -> {
 			try {
-				deleteInBackground(path);
-				this.copies.deleteCopiesOf(path);
+				this.client.delete().quietly().guaranteed().inBackground().forPath(path);
+				deleteCopiesOf(path);
+			}
+			catch (CuratorClosedException ex) {
+				logger.debug("The client is closed, so the end of its session deletes the lock node {}", path);
 			}
 			catch (Exception ex) {
 				logger.warn("Could not start deleting the lock node {}; ZooKeeper deletes it when the session ends: {}",
@@ -283,13 +709,68 @@ final class LockQueue {
 	}
 
 	/**
+	 * Reads the queue in the background and deletes the copies of a node whose creation
+	 * was given up; the node itself is deleted by the caller.
+	 */
+	private void deleteCopiesOf(String nodePath) {
+		String nodeName = ZKPaths.getNodeFromPath(nodePath);
+		try {
+			this.client.getChildren().inBackground((client, event) -> {
+				if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+					deleteCopies(nodeName, new ArrayList<>(event.getChildren()));
+				}
+			}).forPath(this.keyPath);
+		}
+		catch (Exception ex) {
+			logger.debug("Could not look for copies of the lock node {}: {}", nodePath, ex.toString());
+		}
+	}
+
+	/**
+	 * Deletes, in the background, the copies of a node among the queue's nodes, and
+	 * removes them from the list.
+	 */
+	private void deleteCopies(String nodeName, List<String> queue) {
+		Optional<String> id = ProtectedUtils.extractProtectedId(nodeName);
+		if (id.isEmpty()) {
+			return;
+		}
+		String protectedPrefix = ProtectedUtils.getProtectedPrefix(id.get());
+		List<String> copies = null;
+		for (String name : queue) {
+			if (name.startsWith(protectedPrefix) && !name.equals(nodeName)) {
+				copies = (copies != null) ? copies : new ArrayList<>();
+				copies.add(name);
+			}
+		}
+		if (copies == null) {
+			return;
+		}
+		for (String copy : copies) {
+			String path = ZKPaths.makePath(this.keyPath, copy);
+			logger.warn(
+					"Deleting {}, a second lock node made by the create of {} when it was sent again after a "
+							+ "connection loss; it would have blocked the key until this ZooKeeper session ends",
+					path, nodeName);
+			try {
+				this.client.delete().quietly().guaranteed().inBackground().forPath(path);
+			}
+			catch (Exception ex) {
+				logger.warn("Could not start deleting {}; ZooKeeper deletes it when the session ends: {}", path,
+						ex.toString());
+			}
+		}
+		queue.removeAll(copies);
+	}
+
+	/**
 	 * Sends requests to ZooKeeper now if the client is connected, or else once it is
 	 * connected again: Curator would give up a request sent into an outage, with an error
 	 * and a stack trace in the log, where a request sent after it goes through.
 	 * @param send what sends the requests, without waiting for their replies
 	 */
-	void whenConnected(Runnable send) {
-		if (this.client.getZookeeperClient().isConnected()) {
+	private void whenConnected(Runnable send) {
+		if (isConnected()) {
 			send.run();
 			return;
 		}
@@ -306,60 +787,166 @@ final class LockQueue {
 
 		};
 		this.client.getConnectionStateListenable().addListener(onReconnection);
-		if (this.client.getZookeeperClient().isConnected()) {
+		if (isConnected()) {
 			onReconnection.stateChanged(this.client, ConnectionState.RECONNECTED);
 		}
 	}
 
-	private void deleteInBackground(String path) throws Exception {
-		try {
-			this.client.delete().quietly().guaranteed().inBackground().forPath(path);
-		}
-		catch (CuratorClosedException ex) {
-			logger.debug("The client is closed, so the end of its session deletes the lock node {}", path);
+	private boolean isConnected() {
+		return this.client.getZookeeperClient().isConnected();
+	}
+
+	private void requireConnection() throws KeeperException.ConnectionLossException {
+		if (!isConnected()) {
+			throw new KeeperException.ConnectionLossException();
 		}
 	}
 
+	private long currentSessionId() {
+		try {
+			return this.client.getZookeeperClient().getZooKeeper().getSessionId();
+		}
+		catch (Exception ex) {
+			return 0;
+		}
+	}
+
+	private static long toMillis(long nanos) {
+		return TimeUnit.NANOSECONDS.toMillis(nanos);
+	}
+
 	/**
-	 * A node just created in a queue, with the read of the queue sent right behind it.
+	 * The sequence number that ZooKeeper appends to a node's name, which gives the queue
+	 * its order whatever the nodes' prefixes.
+	 */
+	private static String sequenceOf(String nodeName) {
+		return nodeName.substring(Math.max(0, nodeName.length() - LockNodeKind.SEQUENCE_LENGTH));
+	}
+
+	/**
+	 * Whether a watch fired because the client lost its connection (or its session),
+	 * rather than for a change of the watched node.
+	 */
+	private static boolean announcesConnectionLoss(WatchedEvent event) {
+		return event.getType() == Watcher.Event.EventType.None
+				&& event.getState() != Watcher.Event.KeeperState.SyncConnected
+				&& event.getState() != Watcher.Event.KeeperState.ConnectedReadOnly;
+	}
+
+	/**
+	 * A node's turn, as ZooKeeper showed it.
+	 *
+	 * @param node the node whose turn came
+	 * @param checkedAt the {@link LockLossDetector#pauses() pause count} read before
+	 * ZooKeeper was asked: the turn stands only if no pause was counted since
+	 */
+	record Turn(LockNode node, long checkedAt) {
+
+	}
+
+	/**
+	 * A node just created in the queue, with the read of the queue sent right behind it.
 	 *
 	 * @param node the node
 	 * @param firstLook the read
 	 * @param checkedAt the pause count read before the read was sent
 	 */
-	record Arrival(QueuedNode node, QueueRead firstLook, long checkedAt) {
+	record Arrival(LockNode node, Read firstLook, long checkedAt) {
 
 	}
 
 	/**
-	 * A node in a lock queue.
-	 *
-	 * @param path the node's full path
-	 * @param kind the node's kind
-	 * @param czxid the node's creation zxid
-	 * @param sessionId the ZooKeeper session that owns the node
+	 * One read sent in the background, of the queue or of a node in it, with the watch
+	 * that it may set for the next change.
 	 */
-	record QueuedNode(String path, LockNodeKind kind, long czxid, long sessionId) {
+	final class Read implements Watcher {
 
-		/**
-		 * Creates a node.
-		 * @throws IllegalStateException if the node's zxid fits no fencing token
-		 */
-		QueuedNode {
-			FencingTokens.of(czxid, 0);
+		private final CompletableFuture<CuratorEvent> reply = new CompletableFuture<>();
+
+		private final CountDownLatch changed = new CountDownLatch(1);
+
+		private volatile boolean connectionLost;
+
+		@Override
+		public void process(WatchedEvent event) {
+			if (announcesConnectionLoss(event)) {
+				this.connectionLost = true;
+			}
+			this.changed.countDown();
 		}
 
 		/**
-		 * The fencing token of a hold of the node.
-		 * @param handOff how many holders had the node before this one
-		 * @return the token
+		 * The names of the queue's nodes, in queue order, waiting for the reply if need
+		 * be.
+		 * @param deadline the deadline of the reply (see {@link LockRoot#awaitReply})
+		 * @return the names
+		 * @throws KeeperException if the read failed
+		 * @throws Exception if the reply did not come in time, or the thread is
+		 * interrupted
 		 */
-		long fencingToken(int handOff) {
-			return FencingTokens.of(this.czxid, handOff);
+		List<String> children(long deadline) throws Exception {
+			CuratorEvent event = LockQueue.this.root.awaitReply(this.reply, deadline);
+			KeeperException.Code result = KeeperException.Code.get(event.getResultCode());
+			if (result != KeeperException.Code.OK) {
+				throw KeeperException.create(result, event.getPath());
+			}
+			List<String> sorted = new ArrayList<>(event.getChildren());
+			sorted.sort(QUEUE_ORDER);
+			return sorted;
 		}
 
-		String name() {
-			return ZKPaths.getNodeFromPath(this.path);
+		/**
+		 * The names of the queue's nodes, or {@code null} if the read failed.
+		 */
+		@Nullable List<String> childrenIfRead(long deadline) throws Exception {
+			try {
+				return children(deadline);
+			}
+			catch (KeeperException ex) {
+				return null;
+			}
+		}
+
+		/**
+		 * Waits for the read node to change, if the read watches it.
+		 * @param timeoutNanos the longest wait
+		 * @return whether it changed in time
+		 * @throws KeeperException.ConnectionLossException if the watch fired because the
+		 * client lost its connection: ZooKeeper's event reaches the watch possibly before
+		 * Curator's connection state, so a request sent now could go out into the outage
+		 * @throws InterruptedException if the thread is interrupted
+		 */
+		boolean awaitChange(long timeoutNanos) throws KeeperException.ConnectionLossException, InterruptedException {
+			boolean fired = this.changed.await(timeoutNanos, TimeUnit.NANOSECONDS);
+			if (fired && this.connectionLost) {
+				throw new KeeperException.ConnectionLossException();
+			}
+			return fired;
+		}
+
+	}
+
+	/**
+	 * How long one acquisition went without a connection to ZooKeeper, for its messages;
+	 * used by the acquiring thread only.
+	 */
+	private static final class Outage {
+
+		private long nanos;
+
+		void add(long elapsedNanos) {
+			this.nanos += Math.max(0, elapsedNanos);
+		}
+
+		String total() {
+			return String.format(Locale.ROOT, "%.1f s", this.nanos / 1e9);
+		}
+
+		/**
+		 * The outage as the end of a message, or nothing if there was none.
+		 */
+		String describe() {
+			return (this.nanos > 0) ? "; it could not be reached for " + total() + " of it" : "";
 		}
 
 	}

@@ -1,33 +1,139 @@
 package dev.zklock.zookeeper;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.common.PathUtils;
+import org.apache.zookeeper.data.ACL;
 
 /**
- * The root path under which a registry's lock nodes live: the path of each key's node
- * under it, and the guard that keeps it in the hands of the registry's credentials.
+ * The root path under which a registry's lock nodes live, with the registry's Curator
+ * client: the node of each key under it, the guard that keeps it in the hands of the
+ * registry's credentials, and how long a request sent under it waits for ZooKeeper's
+ * reply.
+ * <p>
+ * <b>Node names.</b> Keys are data, not paths: every key maps to a single valid node name
+ * that lives directly under the root path. ASCII letters, digits and {@code - _ . :} stay
+ * as they are; every other character is percent-encoded from its UTF-8 bytes ({@code /}
+ * becomes {@code %2F}; an unpaired surrogate becomes {@code %u} and four hex digits), and
+ * names that would read {@code .} or {@code ..} have their dots encoded. Distinct keys
+ * therefore get distinct names. Names longer than {@value #MAX_READABLE_LENGTH}
+ * characters keep a readable prefix and end in {@code ~} and the SHA-256 of the full
+ * encoded name; {@code ~} never appears in an unhashed name.
+ * <p>
+ * <b>The guard.</b> An empty node can be deleted by anybody allowed to delete the
+ * children of its parent, and a container node is deleted by ZooKeeper itself once it is
+ * empty: a stranger could then create the root again, open to all, and read the key names
+ * or block keys under it. So a guarded root is a persistent node that always has a child,
+ * {@value #GUARD_NODE}, which only a client allowed to delete in the root can remove:
+ * nobody else can delete or replace the root. Before it locks anything, the registry
+ * checks once that the root carries the ACL that this client gives the nodes it creates
+ * (all its identities: digest credentials, a TLS certificate), as read from a short-lived
+ * probe node, and refuses to lock under a root that somebody else made.
+ * <p>
+ * <b>Replies.</b> Requests go to ZooKeeper in the background, and their replies are
+ * waited for by a deadline (see {@link #awaitReply}): Curator retries an operation that
+ * lost its connection for as long as its retry policy allows, which can be far longer
+ * than a lock's wait time, and the wait for it ends anyway. Waiting on replies, rather
+ * than on Curator's blocking calls, needs no interrupt to cut a wait short: the caller's
+ * own interrupts stay the caller's. Curator goes on with a request whose reply is no
+ * longer waited for; the caller cleans up after it (a node created too late is deleted).
  */
 final class LockRoot {
+
+	/**
+	 * The name of the root's guard node; no key's node name starts with {@code ~}.
+	 */
+	static final String GUARD_NODE = "~guard";
+
+	/**
+	 * The longest node name that is the key's encoding alone, with no hash.
+	 */
+	static final int MAX_READABLE_LENGTH = 160;
+
+	/**
+	 * How long past its deadline an acquisition waits for a reply of a ZooKeeper it is
+	 * not connected to.
+	 */
+	static final Duration GRACE = Duration.ofMillis(250);
+
+	private static final int HASHED_PREFIX_LENGTH = 64;
+
+	private static final HexFormat HEX = HexFormat.of().withUpperCase();
+
+	private static final String PROBE_PREFIX = "~probe-";
+
+	private static final int[] PERMISSIONS = { ZooDefs.Perms.CREATE, ZooDefs.Perms.DELETE, ZooDefs.Perms.READ,
+			ZooDefs.Perms.WRITE, ZooDefs.Perms.ADMIN };
+
+	private static final String PERMISSION_LETTERS = "cdrwa";
+
+	private static final long CONNECTION_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	private static final Logger logger = LoggerFactory.getLogger(LockRoot.class);
 
 	private final CuratorFramework client;
 
 	private final String path;
 
-	private final QueueTurns queueTurns;
+	private volatile boolean guarded;
+
+	private volatile boolean verified;
 
 	/**
 	 * Creates the root of a registry.
 	 * @param client the Curator client
-	 * @param path the root path, {@link LockNodeNames#validRootPath valid}
-	 * @param queueTurns the turns that check the guarded root before the first node is
-	 * queued under it
+	 * @param path the root path
+	 * @throws IllegalArgumentException if the path is not a {@link #validPath valid} one
 	 */
-	LockRoot(CuratorFramework client, String path, QueueTurns queueTurns) {
+	LockRoot(CuratorFramework client, String path) {
 		this.client = client;
-		this.path = path;
-		this.queueTurns = queueTurns;
+		this.path = validPath(path);
+	}
+
+	/**
+	 * Checks a root path for lock nodes.
+	 * @param rootPath the root path
+	 * @return the root path
+	 * @throws IllegalArgumentException if it is not a valid ZooKeeper path, or is the
+	 * ZooKeeper root
+	 */
+	static String validPath(String rootPath) {
+		if (rootPath == null) {
+			throw new IllegalArgumentException("Lock root path must not be null");
+		}
+		try {
+			PathUtils.validatePath(rootPath);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException(
+					"Lock root path '" + rootPath + "' is not a valid ZooKeeper path: " + ex.getMessage(), ex);
+		}
+		if (rootPath.equals("/")) {
+			throw new IllegalArgumentException("Lock root path must name a node such as '/locks', not '/'");
+		}
+		return rootPath;
+	}
+
+	CuratorFramework client() {
+		return this.client;
 	}
 
 	String path() {
@@ -45,26 +151,91 @@ final class LockRoot {
 			throw new IllegalArgumentException("Lock key must not be empty");
 		}
 		// a node name never holds '/', and the root path is valid and not '/'
-		return this.path + '/' + LockNodeNames.nodeName(key);
+		return this.path + '/' + nodeName(key);
+	}
+
+	/**
+	 * The name of a key's node.
+	 * @param key the lock key, not empty
+	 * @return the node name
+	 */
+	static String nodeName(String key) {
+		String encoded = encode(key);
+		if (encoded.equals(".") || encoded.equals("..")) {
+			return encoded.replace(".", "%2E");
+		}
+		if (encoded.length() > MAX_READABLE_LENGTH) {
+			return encoded.substring(0, HASHED_PREFIX_LENGTH) + "~" + sha256(encoded);
+		}
+		return encoded;
+	}
+
+	private static String encode(String key) {
+		int literal = 0;
+		while (literal < key.length() && isLiteral(key.charAt(literal))) {
+			literal++;
+		}
+		if (literal == key.length()) {
+			return key;
+		}
+		StringBuilder name = new StringBuilder(key.length() + 8).append(key, 0, literal);
+		int i = literal;
+		while (i < key.length()) {
+			char c = key.charAt(i);
+			if (isLiteral(c)) {
+				name.append(c);
+				i++;
+			}
+			else if (Character.isSurrogate(c) && !Character.isSurrogatePair(c, charAt(key, i + 1))) {
+				name.append("%u").append(HEX.toHexDigits(c));
+				i++;
+			}
+			else {
+				int codePoint = key.codePointAt(i);
+				for (byte b : Character.toString(codePoint).getBytes(StandardCharsets.UTF_8)) {
+					name.append('%').append(HEX.toHexDigits(b));
+				}
+				i += Character.charCount(codePoint);
+			}
+		}
+		return name.toString();
+	}
+
+	private static char charAt(String key, int index) {
+		return (index < key.length()) ? key.charAt(index) : 0;
+	}
+
+	private static boolean isLiteral(char c) {
+		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
+				|| c == '.' || c == ':';
+	}
+
+	private static String sha256(String name) {
+		try {
+			MessageDigest digest = MessageDigest.getInstance("SHA-256");
+			return HEX.formatHex(digest.digest(name.getBytes(StandardCharsets.UTF_8))).toLowerCase();
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
+		}
 	}
 
 	/**
 	 * Guards the root: it is created and checked before the first lock.
 	 */
 	void guard() {
-		this.queueTurns.guardRoot(new RootGuard(this.client, this.path));
+		this.verified = false;
+		this.guarded = true;
 	}
 
 	/**
 	 * Creates the guarded root if need be and checks its ACL now, if the root is guarded,
-	 * within the client's connection timeout (and the {@link ReplyWait#GRACE grace} of a
-	 * reply).
+	 * within the client's connection timeout (and the {@link #GRACE grace} of a reply).
 	 * @throws IllegalStateException if the root's ACL is not the expected one, or
 	 * ZooKeeper fails or cannot be reached in time
 	 */
 	void check() {
-		RootGuard guard = this.queueTurns.rootGuard();
-		if (guard == null) {
+		if (!this.guarded) {
 			return;
 		}
 		int connectionTimeout = this.client.getZookeeperClient().getConnectionTimeoutMs();
@@ -74,7 +245,7 @@ final class LockRoot {
 				throw new IllegalStateException("Could not check the lock root " + this.path
 						+ ": no connection to ZooKeeper (" + connectString() + ") within " + connectionTimeout + "ms");
 			}
-			guard.verify(new ReplyWait(this.client, deadline));
+			verify(deadline);
 		}
 		catch (IllegalStateException ex) {
 			throw ex;
@@ -92,7 +263,185 @@ final class LockRoot {
 		}
 	}
 
-	private String connectString() {
+	/**
+	 * Creates the guarded root and its guard node if need be, and checks the root's ACL,
+	 * unless the root is not guarded or that was done already; before an acquisition
+	 * queues its first node.
+	 * @param deadline the deadline of the replies (see {@link #awaitReply}), on the
+	 * {@link System#nanoTime()} scale
+	 * @throws IllegalStateException if the root's ACL is not the one this client gives
+	 * the nodes it creates
+	 * @throws TimeoutException if ZooKeeper did not reply in time
+	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
+	 */
+	void verify(long deadline) throws Exception {
+		if (!this.guarded || this.verified) {
+			return;
+		}
+		createGuard(deadline);
+		String probe = createProbe(deadline);
+		try {
+			List<ACL> ours = aclOf(probe, deadline);
+			List<ACL> found = aclOf(this.path, deadline);
+			if (!Set.copyOf(found).equals(Set.copyOf(ours))) {
+				throw new IllegalStateException("The lock root " + this.path + " has the ACL " + describe(found)
+						+ ", not the ACL " + describe(ours) + " that this client gives the nodes it creates: a "
+						+ "client without the credentials created or changed it, and could read the key names or "
+						+ "block keys under it. Delete the node with the credentials (or an administrator's), and "
+						+ "keep its parent from other clients (see the reference guide's Security chapter)");
+			}
+		}
+		finally {
+			deleteProbe(probe);
+		}
+		this.verified = true;
+	}
+
+	private void createGuard(long deadline) throws Exception {
+		String guardPath = ZKPaths.makePath(this.path, GUARD_NODE);
+		CompletableFuture<CuratorEvent> reply = new CompletableFuture<>();
+		this.client.create()
+			.creatingParentsIfNeeded()
+			.withMode(CreateMode.PERSISTENT)
+			.inBackground((client, event) -> reply.complete(event))
+			.forPath(guardPath);
+		KeeperException.Code result = KeeperException.Code.get(awaitReply(reply, deadline).getResultCode());
+		// NODEEXISTS: guarded already
+		if (result == KeeperException.Code.NOAUTH) {
+			throw noCreateRight(deadline);
+		}
+		if (result != KeeperException.Code.OK && result != KeeperException.Code.NODEEXISTS) {
+			throw KeeperException.create(result, guardPath);
+		}
+	}
+
+	/**
+	 * Creates the probe node; one whose reply comes too late is deleted in the
+	 * background.
+	 */
+	private String createProbe(long deadline) throws Exception {
+		CompletableFuture<CuratorEvent> reply = new CompletableFuture<>();
+		this.client.create()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.inBackground((client, event) -> reply.complete(event))
+			.forPath(ZKPaths.makePath(this.path, PROBE_PREFIX));
+		CuratorEvent created;
+		try {
+			created = awaitReply(reply, deadline);
+		}
+		catch (Exception ex) {
+			reply.thenAccept((late) -> {
+				if (late.getResultCode() == KeeperException.Code.OK.intValue()) {
+					deleteProbe(late.getName());
+				}
+			});
+			throw ex;
+		}
+		KeeperException.Code result = KeeperException.Code.get(created.getResultCode());
+		if (result == KeeperException.Code.NOAUTH) {
+			throw noCreateRight(deadline);
+		}
+		if (result != KeeperException.Code.OK) {
+			throw KeeperException.create(result, this.path);
+		}
+		return created.getName();
+	}
+
+	private IllegalStateException noCreateRight(long deadline) throws Exception {
+		return new IllegalStateException(
+				"The lock root " + this.path + " has the ACL " + describe(aclOf(this.path, deadline))
+						+ ", which does not let this client create nodes in it: somebody else created or changed it");
+	}
+
+	private List<ACL> aclOf(String path, long deadline) throws Exception {
+		CompletableFuture<CuratorEvent> reply = new CompletableFuture<>();
+		this.client.getACL().inBackground((client, event) -> reply.complete(event)).forPath(path);
+		CuratorEvent read = awaitReply(reply, deadline);
+		KeeperException.Code result = KeeperException.Code.get(read.getResultCode());
+		if (result != KeeperException.Code.OK) {
+			throw KeeperException.create(result, path);
+		}
+		return read.getACLList();
+	}
+
+	private void deleteProbe(String probe) {
+		try {
+			this.client.delete().quietly().guaranteed().inBackground().forPath(probe);
+		}
+		catch (Exception ex) {
+			logger.warn("Could not start deleting the probe node {}; ZooKeeper deletes it when the session ends: {}",
+					probe, ex.toString());
+		}
+	}
+
+	private static String describe(Iterable<ACL> acl) {
+		StringBuilder description = new StringBuilder("[");
+		for (ACL entry : acl) {
+			if (description.length() > 1) {
+				description.append(", ");
+			}
+			description.append(entry.getId().getScheme())
+				.append(':')
+				.append(entry.getId().getId())
+				.append(':')
+				.append(permissions(entry.getPerms()));
+		}
+		return description.append(']').toString();
+	}
+
+	private static String permissions(int perms) {
+		StringBuilder letters = new StringBuilder();
+		for (int i = 0; i < PERMISSIONS.length; i++) {
+			if ((perms & PERMISSIONS[i]) != 0) {
+				letters.append(PERMISSION_LETTERS.charAt(i));
+			}
+		}
+		return letters.toString();
+	}
+
+	/**
+	 * Waits for the reply to a request sent in the background. A wait time bounds the
+	 * wait for other holders, not ZooKeeper's work: a reply is waited for until the
+	 * deadline plus {@link #GRACE}, and past that for as long as the client stays
+	 * connected, up to one session timeout more, since a slow ZooKeeper is not a held
+	 * lock. A client whose server stops answering loses its connection within two thirds
+	 * of the session timeout; the wait then ends at once.
+	 * @param <T> the reply's type
+	 * @param reply the reply to come
+	 * @param deadline the deadline of the wait, on the {@link System#nanoTime()} scale
+	 * @return the reply
+	 * @throws TimeoutException if the reply did not come in time
+	 * @throws InterruptedException if the thread was interrupted while it waited
+	 */
+	<T> T awaitReply(CompletableFuture<T> reply, long deadline) throws TimeoutException, InterruptedException {
+		long graceEnd = deadline + GRACE.toNanos();
+		long connectedEnd = graceEnd
+				+ TimeUnit.MILLISECONDS.toNanos(this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs());
+		while (true) {
+			long now = System.nanoTime();
+			long slice;
+			if (now - graceEnd < 0) {
+				slice = graceEnd - now;
+			}
+			else if (now - connectedEnd < 0 && this.client.getZookeeperClient().isConnected()) {
+				slice = Math.min(CONNECTION_CHECK_NANOS, connectedEnd - now);
+			}
+			else {
+				throw new TimeoutException("ZooKeeper did not reply in time");
+			}
+			try {
+				return reply.get(slice, TimeUnit.NANOSECONDS);
+			}
+			catch (TimeoutException ex) {
+				// look at the clock and the connection again
+			}
+			catch (ExecutionException ex) {
+				throw new IllegalStateException("A reply of ZooKeeper failed", ex.getCause());
+			}
+		}
+	}
+
+	String connectString() {
 		return this.client.getZookeeperClient().getCurrentConnectionString();
 	}
 

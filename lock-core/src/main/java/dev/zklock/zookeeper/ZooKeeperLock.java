@@ -1,6 +1,10 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -8,7 +12,10 @@ import java.util.concurrent.locks.Lock;
 import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockHandle;
+import dev.zklock.LockManager;
 import dev.zklock.LockTimeoutException;
+import dev.zklock.LockType;
+import dev.zklock.ReleasableLock;
 
 /**
  * A {@link Lock} view of one key's exclusive ZooKeeper lock, for code written against
@@ -31,26 +38,28 @@ public final class ZooKeeperLock implements Lock {
 	 */
 	private static final Duration UNTIL_ACQUIRED = Duration.ofDays(3650);
 
-	private final ZooKeeperLockRegistry registry;
+	/**
+	 * The acquisitions that the current thread holds through views, by the lock they view
+	 * (views of one key from one registry are equal), latest first. A thread's entry goes
+	 * once it holds none, and the thread's map with its last entry.
+	 */
+	private static final ThreadLocal<Map<ZooKeeperLock, Deque<ReleasableLock>>> HELD = new ThreadLocal<>();
 
-	private final LockEntries entries;
+	private final LockManager registry;
 
 	private final String key;
 
 	/**
 	 * Creates a view of a key's exclusive lock.
 	 * @param registry the registry that acquires the lock
-	 * @param entries the registry's entries, which keep the acquisitions made through the
-	 * views of the key
 	 * @param key the lock key
 	 * @throws IllegalArgumentException if the key is {@code null} or blank
 	 */
-	ZooKeeperLock(ZooKeeperLockRegistry registry, LockEntries entries, String key) {
+	ZooKeeperLock(LockManager registry, String key) {
 		if (key == null || key.isBlank()) {
 			throw new IllegalArgumentException("Lock key must not be null or blank");
 		}
 		this.registry = registry;
-		this.entries = entries;
 		this.key = key;
 	}
 
@@ -96,7 +105,7 @@ public final class ZooKeeperLock implements Lock {
 	@Override
 	public boolean tryLock() {
 		try {
-			hold(this.registry.acquire(this.key, Duration.ZERO));
+			hold(this.registry.acquire(this.key, LockType.EXCLUSIVE, 1, Duration.ZERO));
 			return true;
 		}
 		catch (LockTimeoutException ex) {
@@ -123,7 +132,8 @@ public final class ZooKeeperLock implements Lock {
 			throw new InterruptedException("Interrupted before acquiring lock '" + AbbreviatedKey.of(this.key) + "'");
 		}
 		try {
-			hold(this.registry.acquire(this.key, Duration.ofNanos(Math.max(0, unit.toNanos(time)))));
+			hold(this.registry.acquire(this.key, LockType.EXCLUSIVE, 1,
+					Duration.ofNanos(Math.max(0, unit.toNanos(time)))));
 			return true;
 		}
 		catch (LockTimeoutException ex) {
@@ -146,10 +156,17 @@ public final class ZooKeeperLock implements Lock {
 	 */
 	@Override
 	public void unlock() {
-		LockEntry entry = this.entries.find(this.key);
-		AcquiredLock latest = (entry != null) ? entry.removeLatestViewAcquisition(Thread.currentThread()) : null;
-		if (latest == null) {
+		Map<ZooKeeperLock, Deque<ReleasableLock>> held = HELD.get();
+		Deque<ReleasableLock> acquired = (held != null) ? held.get(this) : null;
+		if (acquired == null) {
 			throw notHeldByCurrentThread();
+		}
+		ReleasableLock latest = acquired.pop();
+		if (acquired.isEmpty()) {
+			held.remove(this);
+			if (held.isEmpty()) {
+				HELD.remove();
+			}
 		}
 		latest.release();
 	}
@@ -165,12 +182,12 @@ public final class ZooKeeperLock implements Lock {
 	 * through any view of the key
 	 */
 	public LockHandle handle() {
-		LockEntry entry = this.entries.find(this.key);
-		AcquiredLock outermost = (entry != null) ? entry.outermostViewAcquisition(Thread.currentThread()) : null;
-		if (outermost == null) {
+		Map<ZooKeeperLock, Deque<ReleasableLock>> held = HELD.get();
+		Deque<ReleasableLock> acquired = (held != null) ? held.get(this) : null;
+		if (acquired == null) {
 			throw notHeldByCurrentThread();
 		}
-		return outermost;
+		return acquired.peekLast();
 	}
 
 	/**
@@ -192,12 +209,16 @@ public final class ZooKeeperLock implements Lock {
 	}
 
 	/**
-	 * Records an acquisition of the calling thread in the key's entry, shared by every
-	 * view of the key; only once it succeeded, so that a thread whose attempts fail is
-	 * never kept there.
+	 * Records an acquisition of the calling thread, shared by every view of the key; only
+	 * once it succeeded, so that a thread whose attempts fail is never kept.
 	 */
-	private void hold(AcquiredLock acquired) {
-		acquired.entry().addViewAcquisition(Thread.currentThread(), acquired);
+	private void hold(ReleasableLock acquired) {
+		Map<ZooKeeperLock, Deque<ReleasableLock>> held = HELD.get();
+		if (held == null) {
+			held = new HashMap<>();
+			HELD.set(held);
+		}
+		held.computeIfAbsent(this, (view) -> new ArrayDeque<>()).push(acquired);
 	}
 
 	/**

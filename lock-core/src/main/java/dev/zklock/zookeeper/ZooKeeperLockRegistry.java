@@ -1,24 +1,44 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 
+import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockAcquisitionException;
+import dev.zklock.LockException;
 import dev.zklock.LockManager;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.LockType;
+import dev.zklock.zookeeper.LockNode;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Acquires and releases ZooKeeper locks by key: one {@link LockQueue} per key under a
+ * Acquires and releases ZooKeeper locks by key: one queue of lock nodes per key under a
  * root path, through Curator.
  * <p>
- * A key's entry is shared by every thread that holds or waits for it, which makes the
- * lock reentrant per thread, and dropped when no thread does, which keeps memory bounded
- * by the number of keys in use. Each key is one node directly under the root path (see
- * {@link LockNodeNames}); the key node is a container node that ZooKeeper removes once it
- * is empty.
+ * Each acquisition follows one path: it re-enters its thread's hold of the key if it has
+ * one, or else takes a turn in the key's {@link LockKey} state (to hold a node passed on
+ * by another thread of this process, or to lead, that is to queue a node in ZooKeeper
+ * through the key's {@link LockQueue}), and the hold begins once its node is found held
+ * in the client's current session. A release ends the hold in the key's state and passes
+ * the node on or deletes it. The key's state is shared by every thread that holds or
+ * waits for the key, which makes the lock reentrant per thread, and dropped when no
+ * thread does, which keeps memory bounded by the number of keys in use. Each key is one
+ * node directly under the root path (see {@link LockRoot}); the key node is a container
+ * node that ZooKeeper removes once it is empty.
  * <p>
  * The threads of this process that want the same key take turns among themselves: only
  * one at a time queues in ZooKeeper, and a released lock passes to the next waiting
@@ -31,17 +51,58 @@ import org.jspecify.annotations.Nullable;
  */
 public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
+	// logs under the registry's name, which operators know and configure
+	private static final Logger logger = LoggerFactory.getLogger(ZooKeeperLockRegistry.class);
+
 	private final LockRoot root;
 
-	private final LockEntries entries;
+	private final HandOffPolicy handOffPolicy;
 
-	private final RegistryScheduler scheduler;
+	/**
+	 * The registry's background thread, a daemon: it enforces deadlines, runs delayed
+	 * releases and checks for a first connection; once it is shut down, the registry is
+	 * closed. Pauses are measured on a thread of the {@link LockLossDetector}'s own, as
+	 * these tasks may hold this one up.
+	 */
+	private final ScheduledThreadPoolExecutor scheduler;
 
 	private final LockLossDetector lossDetector;
 
-	private final RegistryAcquisitions acquisitions;
+	private final ConcurrentMap<String, LockKey> keys = new ConcurrentHashMap<>();
 
-	private final LockOverview overview;
+	private final BiFunction<String, @Nullable LockKey, LockKey> retainer = this::retained;
+
+	private final BiFunction<String, LockKey, @Nullable LockKey> disposer = ZooKeeperLockRegistry::disposed;
+
+	/**
+	 * The acquisitions that wait for their locks now, for operators, each under an id of
+	 * its own.
+	 */
+	private final Map<Long, Wait> waits = new ConcurrentHashMap<>();
+
+	private final AtomicLong waitIds = new AtomicLong();
+
+	private final AcquiredLock.Releaser releaser = new AcquiredLock.Releaser() {
+
+		@Override
+		public void release(LockKey lockKey, LockKey.Hold hold) {
+			ZooKeeperLockRegistry.this.release(lockKey, hold);
+		}
+
+		@Override
+		public CompletableFuture<Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay) {
+			return ZooKeeperLockRegistry.this.releaseAfter(lockKey, hold, delay);
+		}
+
+	};
+
+	private volatile @Nullable String applicationName;
+
+	/**
+	 * Run by a delayed release once it counted its exit: nothing, except in tests.
+	 */
+	private volatile Runnable delayedExitCounted = () -> {
+	};
 
 	/**
 	 * Creates a registry of locks under the root path, with the default
@@ -79,15 +140,25 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 */
 	public ZooKeeperLockRegistry(CuratorFramework client, String rootPath, LostLockPolicy lostLockPolicy,
 			HandOffPolicy handOffPolicy) {
-		RegistrySettings settings = new RegistrySettings(client, rootPath, lostLockPolicy, handOffPolicy);
-		QueueTurns turns = new QueueTurns(settings.client());
-		this.root = new LockRoot(settings.client(), settings.rootPath(), turns);
-		this.entries = new LockEntries(settings.client(), this.root::pathOf, settings.handOffPolicy());
-		this.scheduler = new RegistryScheduler();
-		this.lossDetector = new LockLossDetector(settings.client(), settings.lostLockPolicy(), this.scheduler);
-		LockWaits waits = new LockWaits();
-		this.acquisitions = new RegistryAcquisitions(this.entries, this.lossDetector, turns, this.scheduler, waits);
-		this.overview = new LockOverview(settings.client(), this.root, this.lossDetector, waits, this.entries);
+		if (client == null) {
+			throw new IllegalArgumentException("'client' must not be null");
+		}
+		String validRootPath = LockRoot.validPath(rootPath);
+		if (lostLockPolicy == null) {
+			throw new IllegalArgumentException("'lostLockPolicy' must not be null");
+		}
+		if (handOffPolicy == null) {
+			throw new IllegalArgumentException("'handOffPolicy' must not be null");
+		}
+		this.root = new LockRoot(client, validRootPath);
+		this.handOffPolicy = handOffPolicy;
+		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread thread = new Thread(task, "zklock-registry");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.scheduler.setRemoveOnCancelPolicy(true);
+		this.lossDetector = new LockLossDetector(client, lostLockPolicy, this.scheduler);
 	}
 
 	/**
@@ -97,7 +168,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @param applicationName the application's name, or {@code null} for none
 	 */
 	public void setApplicationName(@Nullable String applicationName) {
-		this.acquisitions.setApplicationName(applicationName);
+		this.applicationName = applicationName;
 	}
 
 	/**
@@ -153,7 +224,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the lock view; cheap, so obtain one where it is needed
 	 */
 	public ZooKeeperLock obtain(String key) {
-		return new ZooKeeperLock(this, this.entries, key);
+		return new ZooKeeperLock(this, key);
 	}
 
 	/**
@@ -201,7 +272,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 */
 	@Override
 	public AcquiredLock acquire(String key, LockType type, int permits, Duration waitTime) {
-		return this.acquisitions.acquire(key, LockNodeKind.of(type, permits), waitTime, Thread.currentThread());
+		return acquire(key, LockNodeKind.of(type, permits), waitTime, Thread.currentThread());
 	}
 
 	/**
@@ -228,7 +299,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 */
 	@Override
 	public AcquiredLock acquireDetached(String key, LockType type, int permits, Duration waitTime) {
-		return this.acquisitions.acquire(key, LockNodeKind.of(type, permits), waitTime, null);
+		return acquire(key, LockNodeKind.of(type, permits), waitTime, null);
 	}
 
 	/**
@@ -250,7 +321,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the hand-off policy
 	 */
 	public HandOffPolicy getHandOffPolicy() {
-		return this.entries.handOffPolicy();
+		return this.handOffPolicy;
 	}
 
 	/**
@@ -271,7 +342,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the held locks
 	 */
 	public List<LockActivity> heldLocks() {
-		return this.overview.heldLocks();
+		return this.lossDetector.holds().stream().map(LockActivity::held).toList();
 	}
 
 	/**
@@ -279,7 +350,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the awaited locks
 	 */
 	public List<LockActivity> waitingLocks() {
-		return this.overview.waitingLocks();
+		return this.waits.values().stream().map(Wait::activity).toList();
 	}
 
 	/**
@@ -291,7 +362,14 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @throws IllegalStateException if ZooKeeper cannot be read
 	 */
 	public List<QueuedLockNode> queueOf(String key) {
-		return this.overview.queueOf(key);
+		LockQueue queue = new LockQueue(this.root, key);
+		try {
+			return queue.nodes();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(
+					"Could not read the lock queue of '" + AbbreviatedKey.of(key) + "' from ZooKeeper: " + ex, ex);
+		}
 	}
 
 	/**
@@ -299,7 +377,339 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the number of keys in use
 	 */
 	public int keysInUse() {
-		return this.overview.keysInUse();
+		return this.keys.size();
+	}
+
+	/**
+	 * Acquires a lock of the key, waiting at most the wait time, all included: the
+	 * acquisition re-enters the owner's hold of the key, or takes a hold of its own.
+	 * @param key the lock key
+	 * @param kind the kind of lock
+	 * @param requestedWaitTime how long to wait; a wait time beyond
+	 * {@link LockManager#LONGEST_WAIT} waits without bound
+	 * @param owner the thread that will own the acquisition, which re-enters its hold of
+	 * the key, or {@code null} for an acquisition that belongs to no thread
+	 * @return the acquisition
+	 */
+	AcquiredLock acquire(String key, LockNodeKind kind, Duration requestedWaitTime, @Nullable Thread owner) {
+		if (key == null || key.isBlank()) {
+			throw new IllegalArgumentException("Lock key must not be null or blank");
+		}
+		if (requestedWaitTime == null) {
+			throw new IllegalArgumentException("'waitTime' must not be null");
+		}
+		if (requestedWaitTime.isNegative()) {
+			throw new IllegalArgumentException("Wait time must not be negative, but was " + requestedWaitTime);
+		}
+		if (this.scheduler.isShutdown()) {
+			throw new LockAcquisitionException(key,
+					"Could not acquire lock '" + AbbreviatedKey.of(key) + "': the lock registry is closed", null);
+		}
+		Duration waitTime = (requestedWaitTime.compareTo(LockManager.LONGEST_WAIT) > 0) ? LockManager.LONGEST_WAIT
+				: requestedWaitTime;
+		long deadline = System.nanoTime() + waitTime.toNanos();
+		LockKey lockKey = this.keys.compute(key, this.retainer);
+		boolean acquired = false;
+		try {
+			LockKey.Hold hold = reenter(lockKey, kind, owner);
+			if (hold == null) {
+				hold = takeWhileSeenWaiting(lockKey, kind, waitTime, deadline, owner);
+			}
+			acquired = true;
+			return new AcquiredLock(lockKey, hold, this.lossDetector, this.releaser);
+		}
+		finally {
+			if (!acquired) {
+				this.keys.computeIfPresent(key, this.disposer);
+			}
+		}
+	}
+
+	/**
+	 * Re-enters the owner's hold of the key, if it has one that the acquisition shares,
+	 * unless that hold was lost: a nested acquisition never starts under a lock known to
+	 * be lost.
+	 */
+	private LockKey.@Nullable Hold reenter(LockKey lockKey, LockNodeKind kind, @Nullable Thread owner) {
+		LockKey.Hold current = lockKey.reenter(kind, owner);
+		if (current != null && !this.lossDetector.isHeld(current) && current.lossReason() != null) {
+			// takes back the acquisition that entered: one of the thread's own is left
+			lockKey.exit(current);
+			throw new LockAcquisitionException(lockKey.key,
+					"Could not re-enter lock '" + AbbreviatedKey.of(lockKey.key)
+							+ "': the current thread's hold of it (fencing token " + current.fencingToken()
+							+ ") was lost: " + current.lossReason(),
+					null);
+		}
+		return current;
+	}
+
+	/**
+	 * Takes a hold of its own for an acquisition, while operators see it wait, and
+	 * reports every failure as a {@link LockAcquisitionException}.
+	 */
+	private LockKey.Hold takeWhileSeenWaiting(LockKey lockKey, LockNodeKind kind, Duration waitTime, long deadline,
+			@Nullable Thread owner) {
+		String key = lockKey.key;
+		Long waitId = this.waitIds.incrementAndGet();
+		this.waits.put(waitId, new Wait(key, kind, System.currentTimeMillis(), owner));
+		try {
+			return take(lockKey, kind, waitTime, deadline, owner);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockAcquisitionException(key, "Interrupted while acquiring lock '" + AbbreviatedKey.of(key) + "'",
+					ex);
+		}
+		catch (LockException ex) {
+			throw ex;
+		}
+		catch (LockNodeKind.ConflictException ex) {
+			throw new LockAcquisitionException(key,
+					"Could not acquire lock '" + AbbreviatedKey.of(key) + "': " + ex.getMessage(), ex);
+		}
+		catch (Exception ex) {
+			throw new LockAcquisitionException(key, "Could not acquire lock '" + AbbreviatedKey.of(key) + "': " + ex,
+					ex);
+		}
+		finally {
+			this.waits.remove(waitId);
+		}
+	}
+
+	/**
+	 * Takes a hold: waits for a turn in the key's state, leads (queues a node in
+	 * ZooKeeper) when the turn says so, and checks that the node belongs to the current
+	 * session and that nothing cast doubt on it since it was last found held (by
+	 * ZooKeeper's answer, or by the holder that handed it over). A node whose session
+	 * ended holds nothing, a doubted node is given up, and the acquisition starts again
+	 * if the wait time allows.
+	 * @return the hold, begun and registered with the loss detector
+	 */
+	LockKey.Hold take(LockKey lockKey, LockNodeKind kind, Duration waitTime, long deadline, @Nullable Thread owner)
+			throws Exception {
+		while (true) {
+			LockKey.Waiter waiter = lockKey.arrive(kind);
+			watchBehind(lockKey, kind);
+			LockKey.Turn turn = lockKey.await(waiter, deadline);
+			if (turn == null) {
+				throw timeout(lockKey, waitTime, deadline);
+			}
+			boolean leads = turn.leads();
+			if (leads) {
+				turn = lead(lockKey, kind, HolderIdentity.current(this.applicationName, owner != null), waitTime,
+						deadline);
+			}
+			LockKey.Hold hold = new LockKey.Hold(lockKey, turn.node(), turn.handOff(), owner);
+			long checkedAt = this.lossDetector.doubts();
+			this.lossDetector.register(hold);
+			if (isHeld(hold, turn, leads) && lockKey.begin(hold, leads, checkedAt)) {
+				watchBehind(lockKey, kind);
+				return hold;
+			}
+			this.lossDetector.unregister(hold);
+			LockNode abandoned = lockKey.giveUp(hold, leads);
+			if (abandoned != null) {
+				queueOf(lockKey).abandon(abandoned);
+			}
+			if (System.nanoTime() - deadline >= 0) {
+				throw new LockAcquisitionException(lockKey.key,
+						"Could not acquire lock '" + AbbreviatedKey.of(lockKey.key) + "' within " + waitTime.toMillis()
+								+ "ms: its lock node was in doubt (a suspended connection, an "
+								+ "ended ZooKeeper session or a pause of this process) before it was held",
+						null);
+			}
+			logger.debug("The lock node of '{}' was in doubt before it was held; queueing again",
+					AbbreviatedKey.of(lockKey.key));
+		}
+	}
+
+	/**
+	 * Queues for a lock node in ZooKeeper and waits for its turn, leading the key's
+	 * cohort: a cohort whose leader fails is led by its next waiter.
+	 */
+	private LockKey.Turn lead(LockKey lockKey, LockNodeKind kind, HolderIdentity holder, Duration waitTime,
+			long deadline) throws Exception {
+		LockQueue.Turn turn = null;
+		try {
+			turn = queueOf(lockKey).take(kind, holder, waitTime, deadline, this.lossDetector);
+			if (turn == null) {
+				throw timeout(lockKey, waitTime, deadline);
+			}
+			return new LockKey.Turn(turn.node(), 0, turn.checkedAt());
+		}
+		finally {
+			if (turn == null) {
+				lockKey.leadFailed(kind);
+			}
+		}
+	}
+
+	/**
+	 * Whether a new hold's node is held in the current session, and nothing cast doubt on
+	 * it since it was last found held. A node whose turn ZooKeeper just showed was found
+	 * held by that answer, in a session the client is still connected in: only a pause
+	 * since can have ended that session unnoticed. A node taken over from another holder
+	 * of this process was found held by that holder's check: any doubt since (a suspended
+	 * connection too, which may have been lost under the {@link LostLockPolicy}) keeps it
+	 * from passing on.
+	 */
+	private boolean isHeld(LockKey.Hold hold, LockKey.Turn turn, boolean leads) {
+		return this.lossDetector.isHeld(hold) && hold.sessionId() == this.lossDetector.currentSessionId()
+				&& (leads ? this.lossDetector.unpausedSince(turn.checkedAt())
+						: this.lossDetector.undoubtedSince(turn.checkedAt()));
+	}
+
+	/**
+	 * Asks ZooKeeper whether another node queues behind the key's held node, if the key's
+	 * state wants to know: a failed request tells nothing, so the hand-off bounds apply.
+	 */
+	private void watchBehind(LockKey lockKey, LockNodeKind kind) {
+		LockNode held = lockKey.watchToSend(kind);
+		if (held != null) {
+			try {
+				queueOf(lockKey).watchBehind(held, (queued) -> lockKey.othersQueued(held, queued));
+			}
+			catch (Exception ex) {
+				logger.debug("Could not ask who queues behind {}: {}", held.path(), ex.toString());
+			}
+		}
+	}
+
+	private LockTimeoutException timeout(LockKey lockKey, Duration waitTime, long deadline) {
+		return new LockTimeoutException(lockKey.key, waitTime, queueOf(lockKey).describeHead(deadline));
+	}
+
+	private LockQueue queueOf(LockKey lockKey) {
+		return new LockQueue(this.root, lockKey.key);
+	}
+
+	/**
+	 * Releases one acquisition; the last one sharing a hold hands its lock node to a
+	 * waiting thread of this process, or sends its deletion to ZooKeeper without waiting
+	 * for the reply. The interrupt that the lost-lock policy gave the holder ends here;
+	 * any other interrupt of the thread stays set.
+	 * @param lockKey the key's state
+	 * @param hold the acquisition's hold
+	 */
+	private void release(LockKey lockKey, LockKey.Hold hold) {
+		try {
+			LockKey.Change change = lockKey.exit(hold);
+			if (change != LockKey.Change.STILL_HELD) {
+				endPolicyInterrupt(hold);
+			}
+			if (change == LockKey.Change.ENDED) {
+				LockNode released = giveBack(lockKey, hold);
+				if (released != null) {
+					queueOf(lockKey).release(released);
+				}
+			}
+		}
+		finally {
+			this.keys.computeIfPresent(lockKey.key, this.disposer);
+		}
+	}
+
+	/**
+	 * Releases an acquisition after a delay, on the registry's thread, without waiting
+	 * for ZooKeeper to confirm the deletion of its node. A thread whose last acquisition
+	 * of its hold this is leaves the hold now: its later acquisitions of the key queue
+	 * like any other's.
+	 * @param lockKey the key's state
+	 * @param hold the acquisition's hold
+	 * @param delay how long to keep the lock from now
+	 * @return a stage that completes once the release is done
+	 */
+	private CompletableFuture<Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay) {
+		if (lockKey.delayExit(hold) == LockKey.Change.THREAD_LEFT) {
+			endPolicyInterrupt(hold);
+		}
+		CompletableFuture<Void> released = new CompletableFuture<>();
+		try {
+			this.scheduler.schedule(() -> {
+				try {
+					LockKey.Change change = lockKey.exitDelayed(hold);
+					this.delayedExitCounted.run();
+					if (change == LockKey.Change.ENDED) {
+						LockNode node = giveBack(lockKey, hold);
+						if (node != null) {
+							queueOf(lockKey).abandon(node);
+						}
+					}
+				}
+				finally {
+					this.keys.computeIfPresent(lockKey.key, this.disposer);
+					released.complete(null);
+				}
+			}, ((delay.compareTo(LockManager.LONGEST_WAIT) > 0) ? LockManager.LONGEST_WAIT : delay).toNanos(),
+					TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			logger.debug("Lock '{}' stays held until the ZooKeeper session ends: its registry closed before its "
+					+ "delayed release was scheduled", AbbreviatedKey.of(lockKey.key));
+		}
+		return released;
+	}
+
+	/**
+	 * Lets a test run a step on the registry's thread each time a delayed release has
+	 * counted its exit, before it acts on the count: a seam that forces interleavings.
+	 * @param step the step
+	 */
+	void onDelayedExitCounted(Runnable step) {
+		this.delayedExitCounted = step;
+	}
+
+	/**
+	 * The holding thread is done with a hold: the interrupt that the lost-lock policy
+	 * gave it ends.
+	 */
+	private static void endPolicyInterrupt(LockKey.Hold hold) {
+		if (hold.holder() == Thread.currentThread() && hold.holderInterrupted()) {
+			Thread.interrupted();
+		}
+	}
+
+	/**
+	 * Gives back the lock node of a hold that ended: it passes to a waiting thread of
+	 * this process if the lock is still held as far as this process can tell.
+	 * @return the node to release to ZooKeeper, or {@code null} if it stays held
+	 */
+	private @Nullable LockNode giveBack(LockKey lockKey, LockKey.Hold hold) {
+		long checkedAt = this.lossDetector.doubts();
+		boolean handOff = this.lossDetector.isHeld(hold);
+		this.lossDetector.unregister(hold);
+		return lockKey.giveBack(hold, handOff, checkedAt);
+	}
+
+	/**
+	 * The detector that tells this registry's holds of losses; for tests.
+	 * @return the loss detector
+	 */
+	LockLossDetector lossDetector() {
+		return this.lossDetector;
+	}
+
+	private LockKey retained(String key, @Nullable LockKey lockKey) {
+		LockKey retained = (lockKey != null) ? lockKey : new LockKey(key, this.handOffPolicy);
+		retained.addUser();
+		return retained;
+	}
+
+	private static @Nullable LockKey disposed(String key, LockKey lockKey) {
+		return lockKey.removeUser() ? lockKey : null;
+	}
+
+	/**
+	 * An acquisition that waits for its lock, recorded for operators; the
+	 * {@link LockActivity} they read is made from it only when they ask.
+	 */
+	private record Wait(String key, LockNodeKind kind, long sinceMillis, @Nullable Thread thread) {
+
+		LockActivity activity() {
+			return LockActivity.waiting(this.key, this.kind, Instant.ofEpochMilli(this.sinceMillis), this.thread);
+		}
+
 	}
 
 }

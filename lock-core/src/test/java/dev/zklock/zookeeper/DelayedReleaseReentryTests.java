@@ -4,12 +4,10 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import dev.zklock.LockTimeoutException;
 import dev.zklock.testsupport.ZooKeeperTestServer;
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,32 +31,23 @@ class DelayedReleaseReentryTests {
 	@RegisterExtension
 	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
-	private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
-
 	private final Thread owner = new Thread(() -> {
 	}, "owner");
 
-	private LockLossDetector detector;
-
-	private RegistryAcquisitions acquisitions;
+	private ZooKeeperLockRegistry registry;
 
 	private ZooKeeperLockRegistry otherProcess;
 
 	@BeforeEach
 	void connect() throws Exception {
-		CuratorFramework client = this.zookeeper.newClient();
-		this.detector = new LockLossDetector(client, LostLockPolicy.defaults(), this.scheduler);
-		LockRoot root = new LockRoot(client, "/locks", new QueueTurns(client));
-		this.acquisitions = new RegistryAcquisitions(new LockEntries(client, root::pathOf, HandOffPolicy.defaults()),
-				this.detector, new QueueTurns(client), this.scheduler, new LockWaits());
+		this.registry = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
 		this.otherProcess = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
 	}
 
 	@AfterEach
 	void stop() {
 		this.otherProcess.close();
-		this.detector.close();
-		this.scheduler.shutdownNow();
+		this.registry.close();
 	}
 
 	@Test
@@ -69,7 +58,7 @@ class DelayedReleaseReentryTests {
 		CompletableFuture<AcquiredLock> again = new CompletableFuture<>();
 		ownerSteps.add(outer::release);
 		ownerSteps.add(() -> again.complete(acquire()));
-		this.acquisitions.onDelayedExitCounted(() -> {
+		this.registry.onDelayedExitCounted(() -> {
 			Runnable step = ownerSteps.poll();
 			if (step != null) {
 				step.run();
@@ -90,7 +79,7 @@ class DelayedReleaseReentryTests {
 	}
 
 	private AcquiredLock acquire() {
-		return this.acquisitions.acquire("k", LockNodeKind.EXCLUSIVE, WAIT, this.owner);
+		return this.registry.acquire("k", LockNodeKind.EXCLUSIVE, WAIT, this.owner);
 	}
 
 }

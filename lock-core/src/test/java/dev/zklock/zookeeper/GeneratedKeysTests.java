@@ -28,13 +28,13 @@ class GeneratedKeysTests {
 		LockTemplate template = new LockTemplate(registry, Duration.ofSeconds(5));
 		Random random = new Random(11);
 		for (int i = 0; i < 300; i++) {
-			String key = LockNodeNamesTests.hostileKey(random);
+			String key = LockRootNamesTests.hostileKey(random);
 			if (key.isBlank()) {
 				assertThatIllegalArgumentException().isThrownBy(() -> template.execute(key, (lock) -> "never"));
 				continue;
 			}
 			String node = template.execute(key, (lock) -> {
-				String name = LockNodeNames.nodeName(key);
+				String name = LockRoot.nodeName(key);
 				assertThat(client.getChildren().forPath("/locks")).contains(name);
 				assertThat(client.getChildren().forPath("/locks/" + name)).hasSize(1);
 				return name;

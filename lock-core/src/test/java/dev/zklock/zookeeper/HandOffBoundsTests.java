@@ -100,7 +100,7 @@ class HandOffBoundsTests {
 	@Test
 	void turnThatWouldOutliveTheRoomOfItsTokensQueuesAFreshNode() throws Exception {
 		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMillis(50)));
-		int holds = FencingTokens.MAX_HAND_OFFS + 1000;
+		int holds = LockNode.MAX_HAND_OFFS + 1000;
 		List<Long> tokens = Collections.synchronizedList(new ArrayList<>());
 		List<Future<?>> contenders = new ArrayList<>();
 		for (int thread = 0; thread < 4; thread++) {
@@ -110,8 +110,7 @@ class HandOffBoundsTests {
 					tokens.add(lock.fencingToken());
 					// leave only once another thread waits in the cohort, so that every
 					// release is a hand-off
-					LockCohort cohort = lock.entry().cohortOf(LockNodeKind.EXCLUSIVE);
-					while (!cohort.hasWaiters() && tokens.size() < holds) {
+					while (!lock.lockKey().hasWaiters(LockNodeKind.EXCLUSIVE) && tokens.size() < holds) {
 						Thread.onSpinWait();
 					}
 					lock.release();
@@ -124,7 +123,7 @@ class HandOffBoundsTests {
 		}
 		assertThat(tokens).isSorted().doesNotHaveDuplicates();
 		int fullTurn = tokens.indexOf(tokens.stream()
-			.filter((token) -> handOffOf(token) == FencingTokens.MAX_HAND_OFFS)
+			.filter((token) -> handOffOf(token) == LockNode.MAX_HAND_OFFS)
 			.findFirst()
 			.orElseThrow(() -> new AssertionError("no turn reached the room of its tokens")));
 		assertThat(handOffOf(tokens.get(fullTurn + 1))).isZero();
@@ -185,11 +184,11 @@ class HandOffBoundsTests {
 	}
 
 	private static long nodeOf(long token) {
-		return token >> FencingTokens.HAND_OFF_BITS;
+		return token >> LockNode.HAND_OFF_BITS;
 	}
 
 	private static int handOffOf(long token) {
-		return (int) (token & FencingTokens.MAX_HAND_OFFS);
+		return (int) (token & LockNode.MAX_HAND_OFFS);
 	}
 
 	/**

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -36,43 +35,38 @@ class HandOffDoubtTests {
 	@RegisterExtension
 	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
-	private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
-
 	private final ExecutorService threads = Executors.newCachedThreadPool();
 
 	private CuratorFramework client;
 
+	private ZooKeeperLockRegistry registry;
+
 	private LockLossDetector detector;
 
-	private HoldExchange turns;
-
-	private LockEntry entry;
+	private final LockKey lockKey = new LockKey("hot", new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
 
 	@BeforeEach
 	void connect() throws Exception {
 		this.client = this.zookeeper.newClient();
-		this.detector = new LockLossDetector(this.client, LostLockPolicy.defaults(), this.scheduler);
-		this.turns = new HoldExchange(new QueueTurns(this.client), this.detector);
-		this.entry = new LockEntry("hot", new LockQueue(this.client, "/locks/hot"),
-				new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
+		this.registry = new ZooKeeperLockRegistry(this.client, "/locks");
+		this.detector = this.registry.lossDetector();
 	}
 
 	@AfterEach
 	void stop() {
 		this.threads.shutdownNow();
-		this.detector.close();
-		this.scheduler.shutdownNow();
+		this.registry.close();
 	}
 
 	@Test
 	void pauseBetweenTheReleasingHoldersCheckAndItsSuccessorsRegistrationSendsTheSuccessorToZooKeeper()
 			throws Exception {
-		LockHold first = take();
-		Future<LockHold> successor = startSuccessor();
+		LockKey.Hold first = take();
+		Future<LockKey.Hold> successor = startSuccessor();
 		long checkedAt = checkAndEnd(first);
 		pauseLongerThanHalfTheSessionTimeout();
-		assertThat(this.turns.giveBack(this.entry, first, true, checkedAt)).isNull();
-		LockHold second = successor.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(this.lockKey.giveBack(first, true, checkedAt)).isNull();
+		LockKey.Hold second = successor.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
 		assertThat(second.node()).isNotEqualTo(first.node());
 		assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
 		assertThat(this.detector.isHeld(second)).isTrue();
@@ -81,25 +75,24 @@ class HandOffDoubtTests {
 
 	@Test
 	void releaseWithNoDoubtSinceItsCheckHandsTheNodeOverWithAGreaterToken() throws Exception {
-		LockHold first = take();
-		Future<LockHold> successor = startSuccessor();
+		LockKey.Hold first = take();
+		Future<LockKey.Hold> successor = startSuccessor();
 		long checkedAt = checkAndEnd(first);
-		assertThat(this.turns.giveBack(this.entry, first, true, checkedAt)).isNull();
-		LockHold second = successor.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(this.lockKey.giveBack(first, true, checkedAt)).isNull();
+		LockKey.Hold second = successor.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
 		assertThat(second.node()).isEqualTo(first.node());
 		assertThat(second.fencingToken()).isEqualTo(first.fencingToken() + 1);
 	}
 
 	@Test
 	void pauseAfterZooKeeperShowedANodesTurnIsCountedAgainstThatTurn() throws Exception {
-		QueueTurns queueTurns = new QueueTurns(this.client);
-		CohortTurn turn = queueTurns.take(this.entry.queue, "hot", LockNodeKind.EXCLUSIVE,
-				HolderIdentity.current("doubts", true), LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(),
-				this.detector);
+		LockQueue queue = new LockQueue(new LockRoot(this.client, "/locks"), "hot");
+		LockQueue.Turn turn = queue.take(LockNodeKind.EXCLUSIVE, HolderIdentity.current("doubts", true), LONG_WAIT,
+				System.nanoTime() + LONG_WAIT.toNanos(), this.detector);
 		assertThat(this.detector.unpausedSince(turn.checkedAt())).isTrue();
 		pauseLongerThanHalfTheSessionTimeout();
 		assertThat(this.detector.unpausedSince(turn.checkedAt())).isFalse();
-		this.entry.queue.abandon(turn.node());
+		queue.abandon(turn.node());
 	}
 
 	/**
@@ -107,32 +100,32 @@ class HandOffDoubtTests {
 	 * find the lock held, end the hold; the hand-off is the test's to take.
 	 * @return the doubt count read before the check
 	 */
-	private long checkAndEnd(LockHold hold) {
+	private long checkAndEnd(LockKey.Hold hold) {
 		long checkedAt = this.detector.doubts();
 		assertThat(this.detector.isHeld(hold)).isTrue();
-		assertThat(hold.exit()).isEqualTo(LockHold.Change.ENDED);
+		assertThat(this.lockKey.exit(hold)).isEqualTo(LockKey.Change.ENDED);
 		this.detector.unregister(hold);
 		return checkedAt;
 	}
 
-	private LockHold take() throws Exception {
-		return this.turns.take(this.entry, "hot", LockNodeKind.EXCLUSIVE, "doubts", LONG_WAIT,
+	private LockKey.Hold take() throws Exception {
+		return this.registry.take(this.lockKey, LockNodeKind.EXCLUSIVE, LONG_WAIT,
 				System.nanoTime() + LONG_WAIT.toNanos(), Thread.currentThread());
 	}
 
 	/**
 	 * Starts a thread that takes the lock, and waits until it waits for its turn in the
-	 * key's cohort.
+	 * key's state.
 	 */
-	private Future<LockHold> startSuccessor() {
+	private Future<LockKey.Hold> startSuccessor() {
 		AtomicReference<Thread> successor = new AtomicReference<>();
-		Future<LockHold> taken = this.threads.submit(() -> {
+		Future<LockKey.Hold> taken = this.threads.submit(() -> {
 			successor.set(Thread.currentThread());
 			return take();
 		});
 		await().until(() -> successor.get() != null && successor.get().getState() == Thread.State.TIMED_WAITING
 				&& Arrays.stream(successor.get().getStackTrace())
-					.anyMatch((frame) -> frame.getClassName().equals(LockCohort.class.getName())));
+					.anyMatch((frame) -> frame.getClassName().equals(LockKey.class.getName())));
 		return taken;
 	}
 

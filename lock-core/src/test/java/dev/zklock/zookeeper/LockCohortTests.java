@@ -7,50 +7,49 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The interleavings of a cohort's leader and its doubts, forced step by step.
+ * The interleavings of a key's cohort leader and its doubts, forced event by event on the
+ * key's state.
  */
 class LockCohortTests {
 
 	private static final HandOffPolicy POLICY = new HandOffPolicy(true, 64, Duration.ofMinutes(1));
 
-	/**
-	 * ZooKeeper never tells who queues behind the cohort's node: the bounds apply.
-	 */
-	private static final QueueWatch UNANSWERED = (held, othersQueued) -> {
-	};
+	private final LockKey lockKey = new LockKey("doc", POLICY);
 
-	private final LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/doc/_c_1-read-0000000000",
-			LockNodeKind.SHARED, 1, 1);
+	private final LockNode node = new LockNode("/locks/doc/_c_1-read-0000000000", LockNodeKind.SHARED, 1, 1);
 
 	@Test
 	void readNodeDoubtedBeforeItsLeaderReportsItTakesNoReaders() throws Exception {
-		LockCohort readers = new LockCohort(true, POLICY, UNANSWERED);
-		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(CohortTurn.LEAD);
-		readers.retire(this.node);
-		readers.led(this.node, 0);
-		assertThat(readers.await(deadlineIn(Duration.ofMillis(100)))).isNull();
+		assertThat(turnWithin(Duration.ofSeconds(1))).isEqualTo(LockKey.Turn.LEAD);
+		LockKey.Hold leader = holdOf(this.node);
+		leader.markUncertain();
+		assertThat(this.lockKey.begin(leader, true, 0)).isTrue();
+		assertThat(turnWithin(Duration.ofMillis(100))).isNull();
 	}
 
 	@Test
 	void readNodeNotDoubtedTakesReadersWithTheNextHandOffs() throws Exception {
-		LockCohort readers = new LockCohort(true, POLICY, UNANSWERED);
-		readers.await(deadlineIn(Duration.ofSeconds(1)));
-		readers.led(this.node, 7);
-		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(new CohortTurn(this.node, 1, 7));
-		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isEqualTo(new CohortTurn(this.node, 2, 7));
+		turnWithin(Duration.ofSeconds(1));
+		assertThat(this.lockKey.begin(holdOf(this.node), true, 7)).isTrue();
+		assertThat(turnWithin(Duration.ofSeconds(1))).isEqualTo(new LockKey.Turn(this.node, 1, 7));
+		assertThat(turnWithin(Duration.ofSeconds(1))).isEqualTo(new LockKey.Turn(this.node, 2, 7));
 	}
 
 	@Test
 	void doubtAboutAnEarlierNodeDoesNotRetireTheNextOne() throws Exception {
-		LockCohort readers = new LockCohort(true, POLICY, UNANSWERED);
-		readers.await(deadlineIn(Duration.ofSeconds(1)));
-		readers.retire(new LockQueue.QueuedNode("/locks/doc/_c_0-read-0000000009", LockNodeKind.SHARED, 1, 1));
-		readers.led(this.node, 0);
-		assertThat(readers.await(deadlineIn(Duration.ofSeconds(1)))).isNotNull();
+		turnWithin(Duration.ofSeconds(1));
+		holdOf(new LockNode("/locks/doc/_c_0-read-0000000009", LockNodeKind.SHARED, 1, 1)).markUncertain();
+		assertThat(this.lockKey.begin(holdOf(this.node), true, 0)).isTrue();
+		assertThat(turnWithin(Duration.ofSeconds(1))).isNotNull();
 	}
 
-	private static long deadlineIn(Duration duration) {
-		return System.nanoTime() + duration.toNanos();
+	private LockKey.Hold holdOf(LockNode held) {
+		return new LockKey.Hold(this.lockKey, held, 0, null);
+	}
+
+	private LockKey.Turn turnWithin(Duration duration) throws InterruptedException {
+		LockKey.Waiter waiter = this.lockKey.arrive(LockNodeKind.SHARED);
+		return this.lockKey.await(waiter, System.nanoTime() + duration.toNanos());
 	}
 
 }

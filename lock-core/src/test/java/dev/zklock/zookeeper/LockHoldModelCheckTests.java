@@ -151,47 +151,44 @@ class LockHoldModelCheckTests {
 	}
 
 	/**
-	 * A {@link LockHold}'s count, as {@link LockReleaser} and {@link LockReentry} drive
-	 * it.
+	 * A hold's count in its {@link LockKey}, as the registry drives it.
 	 */
 	static final class LockHoldCounts implements HoldCounts {
 
-		private final LockHold hold = new LockHold("k",
-				new LockQueue.QueuedNode("/locks/k/_c_1-lock-0000000000", LockNodeKind.EXCLUSIVE, 1, 1), 1,
-				Thread.currentThread(), null);
+		private final LockKey lockKey = new LockKey("k", HandOffPolicy.disabled());
 
-		private volatile boolean mapped = true;
+		private final Thread holder = Thread.currentThread();
+
+		private final LockKey.Hold hold = new LockKey.Hold(this.lockKey,
+				new LockNode("/locks/k/_c_1-lock-0000000000", LockNodeKind.EXCLUSIVE, 1, 1), 0, this.holder);
+
+		LockHoldCounts() {
+			this.lockKey.begin(this.hold, true, 0);
+		}
 
 		@Override
 		public boolean reenter() {
-			return this.mapped && this.hold.enter();
+			return this.lockKey.reenter(LockNodeKind.EXCLUSIVE, this.holder) != null;
 		}
 
 		@Override
 		public boolean release() {
-			return act(this.hold.exit());
+			return this.lockKey.exit(this.hold) == LockKey.Change.ENDED;
 		}
 
 		@Override
 		public void delayRelease() {
-			act(this.hold.delayExit());
+			this.lockKey.delayExit(this.hold);
 		}
 
 		@Override
 		public boolean releaseDelayed() {
-			return act(this.hold.exitDelayed());
+			return this.lockKey.exitDelayed(this.hold) == LockKey.Change.ENDED;
 		}
 
 		@Override
 		public int acquisitions() {
 			return this.hold.acquisitions();
-		}
-
-		private boolean act(LockHold.Change change) {
-			if (change != LockHold.Change.STILL_HELD) {
-				this.mapped = false;
-			}
-			return change == LockHold.Change.ENDED;
 		}
 
 	}

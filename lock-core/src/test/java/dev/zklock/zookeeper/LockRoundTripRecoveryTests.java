@@ -99,17 +99,15 @@ class LockRoundTripRecoveryTests extends AbstractLockRoundTripTests {
 	@Test
 	void firstLookAtTheQueueThatMissesTheNodeIsReadAgain() throws Exception {
 		CuratorFramework client = this.zookeeper.newClient();
-		String keyPath = "/locks/stale-first-look";
-		client.create().creatingParentsIfNeeded().forPath(keyPath);
-		LockQueue queue = new LockQueue(client, keyPath);
+		LockQueue queue = new LockQueue(new LockRoot(client, "/locks"), "stale-first-look");
+		client.create().creatingParentsIfNeeded().forPath(queue.keyPath());
 		long deadline = System.nanoTime() + LONG_WAIT.toNanos();
-		ReplyWait replies = new ReplyWait(client, deadline);
-		QueueRead readBeforeTheNodeExisted = QueueRead.start(client, keyPath, false);
-		readBeforeTheNodeExisted.children(replies);
+		LockQueue.Read readBeforeTheNodeExisted = queue.read(false);
+		readBeforeTheNodeExisted.children(deadline);
 		LockQueue.Arrival arrival = queue.enqueue(LockNodeKind.EXCLUSIVE, HolderIdentity.current("round-trips", true),
-				() -> 0, replies);
+				() -> 0, deadline);
 		LockQueue.Arrival staleArrival = new LockQueue.Arrival(arrival.node(), readBeforeTheNodeExisted, 0);
-		assertThat(queue.awaitTurn(staleArrival, deadline, () -> 0, replies)).isPresent();
+		assertThat(queue.awaitTurn(staleArrival, deadline, () -> 0)).isPresent();
 	}
 
 	/**
@@ -125,8 +123,8 @@ class LockRoundTripRecoveryTests extends AbstractLockRoundTripTests {
 		assertThat(lock.isValid()).isTrue();
 		List<String> nodes = observer.getChildren().forPath(keyPath);
 		assertThat(nodes).hasSize(1);
-		assertThat(lock.fencingToken())
-			.isEqualTo(FencingTokens.of(observer.checkExists().forPath(keyPath + "/" + nodes.get(0)).getCzxid(), 0));
+		assertThat(lock.fencingToken()).isEqualTo(
+				LockNode.fencingTokenOf(observer.checkExists().forPath(keyPath + "/" + nodes.get(0)).getCzxid(), 0));
 		lock.release();
 		await().until(() -> observer.checkExists().forPath(keyPath).getNumChildren() == 0);
 		return nodes.get(0);

@@ -34,7 +34,7 @@ class LockRoundTripSlowReplyTests extends AbstractLockRoundTripTests {
 			}
 			return taken;
 		});
-		await().during(ReplyWait.GRACE.multipliedBy(3)).atMost(LONG_WAIT).until(() -> !tried.isDone());
+		await().during(LockRoot.GRACE.multipliedBy(3)).atMost(LONG_WAIT).until(() -> !tried.isDone());
 		this.proxy.releaseReplies();
 		assertThat(tried.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 	}
@@ -52,7 +52,7 @@ class LockRoundTripSlowReplyTests extends AbstractLockRoundTripTests {
 				.withMessageContaining("Interrupted");
 			return Thread.currentThread().isInterrupted();
 		});
-		await().during(ReplyWait.GRACE.multipliedBy(2)).atMost(LONG_WAIT).until(() -> !stillInterrupted.isDone());
+		await().during(LockRoot.GRACE.multipliedBy(2)).atMost(LONG_WAIT).until(() -> !stillInterrupted.isDone());
 		acquiring.get().interrupt();
 		assertThat(stillInterrupted.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 		this.proxy.releaseReplies();
@@ -91,7 +91,7 @@ class LockRoundTripSlowReplyTests extends AbstractLockRoundTripTests {
 		// client's session timeout) after which the held replies cost the connection: a
 		// wait for the description's reply would last at least that long
 		assertThat(timedOut.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS))
-			.isLessThan(waitTime.plus(ReplyWait.GRACE).plusSeconds(4));
+			.isLessThan(waitTime.plus(LockRoot.GRACE).plusSeconds(4));
 		this.proxy.releaseReplies();
 		held.release();
 	}

@@ -117,14 +117,15 @@ class LostLockTests {
 		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 		try {
 			LockLossDetector detector = new LockLossDetector(client, interruptingOnSuspension(), scheduler);
-			LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/arriving/_c_1-lock-0000000000",
-					LockNodeKind.EXCLUSIVE, 1, client.getZookeeperClient().getZooKeeper().getSessionId());
-			LockHold arriving = new LockHold("arriving", node, node.fencingToken(0), Thread.currentThread(), null);
+			LockNode node = new LockNode("/locks/arriving/_c_1-lock-0000000000", LockNodeKind.EXCLUSIVE, 1,
+					client.getZookeeperClient().getZooKeeper().getSessionId());
+			LockKey lockKey = new LockKey("arriving", HandOffPolicy.disabled());
+			LockKey.Hold arriving = new LockKey.Hold(lockKey, node, 0, Thread.currentThread());
 			detector.register(arriving);
 			this.zookeeper.stop();
 			await().atMost(AWAIT).until(() -> arriving.lossReason() != null);
 			assertThat(detector.isHeld(arriving)).isFalse();
-			assertThat(arriving.begin()).isFalse();
+			assertThat(lockKey.begin(arriving, true, 0)).isFalse();
 			assertThat(Thread.interrupted()).isFalse();
 		}
 		finally {
@@ -207,7 +208,7 @@ class LostLockTests {
 			Stat stat = waiterClient.checkExists().forPath(waiter.pathOf("queue") + "/" + node);
 			assertThat(stat.getEphemeralOwner())
 				.isEqualTo(waiterClient.getZookeeperClient().getZooKeeper().getSessionId());
-			assertThat(lock.fencingToken()).isEqualTo(FencingTokens.of(stat.getCzxid(), 0));
+			assertThat(lock.fencingToken()).isEqualTo(LockNode.fencingTokenOf(stat.getCzxid(), 0));
 		}
 		finally {
 			lock.release();

@@ -41,9 +41,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * Waits that ride out an outage of ZooKeeper: a server in its own JVM stops and starts
  * again on the same port and data, under waiters queued behind holders of other sessions,
- * and each wait ends with the lock, or at its deadline (plus {@link ReplyWait#GRACE})
- * with a message that tells of the outage; never with a stack trace of Curator or
- * ZooKeeper in the log.
+ * and each wait ends with the lock, or at its deadline (plus {@link LockRoot#GRACE}) with
+ * a message that tells of the outage; never with a stack trace of Curator or ZooKeeper in
+ * the log.
  */
 class OutageWaitTests {
 
@@ -217,7 +217,7 @@ class OutageWaitTests {
 		zookeeper.stop();
 		assertThat(suspended.await(AWAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 		assertThat(waiting.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isBetween(waitTime,
-				waitTime.plus(ReplyWait.GRACE));
+				waitTime.plus(LockRoot.GRACE));
 		assertThat(waiter.keysInUse()).isZero();
 		assertNoStackTraceLogged();
 	}
@@ -263,9 +263,9 @@ class OutageWaitTests {
 				.withMessageStartingWith("Could not acquire lock 'guarded' within 2000ms: ZooKeeper (")
 				.withMessageContaining("did not answer in time");
 			// a reply is awaited past the grace while the client stays connected, up to
-			// one session timeout (see ReplyWait)
+			// one session timeout (see LockRoot#awaitReply)
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(waitTime)
-				.isLessThanOrEqualTo(waitTime.plus(ReplyWait.GRACE).plusSeconds(10));
+				.isLessThanOrEqualTo(waitTime.plus(LockRoot.GRACE).plusSeconds(10));
 			proxy.releaseReplies();
 		}
 	}

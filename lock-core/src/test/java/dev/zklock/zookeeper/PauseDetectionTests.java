@@ -1,5 +1,6 @@
 package dev.zklock.zookeeper;
 
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -33,7 +34,7 @@ class PauseDetectionTests {
 	@RegisterExtension
 	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
-	private final RegistryScheduler scheduler = new RegistryScheduler();
+	private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
 
 	private final List<PausedHolder> holders = new CopyOnWriteArrayList<>();
 
@@ -47,9 +48,10 @@ class PauseDetectionTests {
 	void taskThatHoldsUpTheRegistrySchedulerIsNoPause() throws Exception {
 		CuratorFramework client = this.zookeeper.newClient();
 		try (LockLossDetector detector = new LockLossDetector(client, LostLockPolicy.defaults(), this.scheduler)) {
-			LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/busy/lock-0000000000", LockNodeKind.EXCLUSIVE,
-					1, client.getZookeeperClient().getZooKeeper().getSessionId());
-			LockHold hold = new LockHold("busy", node, node.fencingToken(0), Thread.currentThread(), null);
+			LockNode node = new LockNode("/locks/busy/lock-0000000000", LockNodeKind.EXCLUSIVE, 1,
+					client.getZookeeperClient().getZooKeeper().getSessionId());
+			LockKey.Hold hold = new LockKey.Hold(new LockKey("busy", HandOffPolicy.disabled()), node, 0,
+					Thread.currentThread());
 			detector.register(hold);
 			this.scheduler.submit(() -> sleep(ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS * 3 / 4)).get();
 			assertThat(detector.isHeld(hold)).isTrue();

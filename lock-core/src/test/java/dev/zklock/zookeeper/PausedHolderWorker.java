@@ -1,5 +1,6 @@
 package dev.zklock.zookeeper;
 
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -38,10 +39,12 @@ final class PausedHolderWorker {
 			System.exit(1);
 		}
 		LockLossDetector detector = new LockLossDetector(client,
-				new LostLockPolicy(LostLockPolicy.Trigger.valueOf(args[2]), Set.of()), new RegistryScheduler());
-		LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/paused/lock-0000000000", LockNodeKind.EXCLUSIVE, 1,
+				new LostLockPolicy(LostLockPolicy.Trigger.valueOf(args[2]), Set.of()),
+				new ScheduledThreadPoolExecutor(1));
+		LockNode node = new LockNode("/locks/paused/lock-0000000000", LockNodeKind.EXCLUSIVE, 1,
 				client.getZookeeperClient().getZooKeeper().getSessionId());
-		LockHold hold = new LockHold("paused", node, node.fencingToken(0), Thread.currentThread(), null);
+		LockKey.Hold hold = new LockKey.Hold(new LockKey("paused", HandOffPolicy.disabled()), node, 0,
+				Thread.currentThread());
 		detector.register(hold);
 		System.out.println("ready");
 		BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

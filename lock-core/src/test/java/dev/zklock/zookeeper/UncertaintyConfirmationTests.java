@@ -1,5 +1,6 @@
 package dev.zklock.zookeeper;
 
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -36,7 +37,7 @@ class UncertaintyConfirmationTests {
 	@RegisterExtension
 	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
-	private final RegistryScheduler scheduler = new RegistryScheduler();
+	private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
 
 	@AfterEach
 	void stopScheduler() {
@@ -47,7 +48,7 @@ class UncertaintyConfirmationTests {
 	void pauseDetectedWhileAnEarlierPauseIsConfirmedKeepsTheLockUncertain() throws Exception {
 		CuratorFramework client = this.zookeeper.newClient();
 		try (LockLossDetector detector = lostTriggerDetector(client)) {
-			LockHold hold = heldBy(detector, client);
+			LockKey.Hold hold = heldBy(detector, client);
 			DoubtBeforeMarking doubt = new DoubtBeforeMarking(detector);
 			detector.pauseDetected(pauseMillis(), ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS);
 			doubt.assertUncertainBeforeTheLaterConfirmation(hold);
@@ -59,7 +60,7 @@ class UncertaintyConfirmationTests {
 	void pauseDetectedWhileAReconnectionIsConfirmedKeepsTheLockUncertain() throws Exception {
 		CuratorFramework client = this.zookeeper.newClient(10_000);
 		try (LockLossDetector detector = lostTriggerDetector(client)) {
-			LockHold hold = heldBy(detector, client);
+			LockKey.Hold hold = heldBy(detector, client);
 			this.zookeeper.stop();
 			await().atMost(AWAIT).until(hold::isUncertain);
 			DoubtBeforeMarking doubt = new DoubtBeforeMarking(detector);
@@ -78,7 +79,7 @@ class UncertaintyConfirmationTests {
 		curatorLines.start();
 		curator.addAppender(curatorLines);
 		try (LockLossDetector detector = lostTriggerDetector(client)) {
-			LockHold hold = heldBy(detector, client);
+			LockKey.Hold hold = heldBy(detector, client);
 			this.zookeeper.stop();
 			await().atMost(AWAIT).until(() -> hold.isUncertain() && !client.getZookeeperClient().isConnected());
 			detector.pauseDetected(pauseMillis(), ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS);
@@ -97,10 +98,11 @@ class UncertaintyConfirmationTests {
 		return new LockLossDetector(client, new LostLockPolicy(LostLockPolicy.Trigger.LOST, Set.of()), this.scheduler);
 	}
 
-	private static LockHold heldBy(LockLossDetector detector, CuratorFramework client) throws Exception {
-		LockQueue.QueuedNode node = new LockQueue.QueuedNode("/locks/doubted/lock-0000000000", LockNodeKind.EXCLUSIVE,
-				1, client.getZookeeperClient().getZooKeeper().getSessionId());
-		LockHold hold = new LockHold("doubted", node, node.fencingToken(0), Thread.currentThread(), null);
+	private static LockKey.Hold heldBy(LockLossDetector detector, CuratorFramework client) throws Exception {
+		LockNode node = new LockNode("/locks/doubted/lock-0000000000", LockNodeKind.EXCLUSIVE, 1,
+				client.getZookeeperClient().getZooKeeper().getSessionId());
+		LockKey.Hold hold = new LockKey.Hold(new LockKey("doubted", HandOffPolicy.disabled()), node, 0,
+				Thread.currentThread());
 		detector.register(hold);
 		return hold;
 	}
@@ -135,7 +137,7 @@ class UncertaintyConfirmationTests {
 			});
 		}
 
-		void assertUncertainBeforeTheLaterConfirmation(LockHold hold) throws InterruptedException {
+		void assertUncertainBeforeTheLaterConfirmation(LockKey.Hold hold) throws InterruptedException {
 			assertThat(this.laterConfirmation.await(AWAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 			boolean uncertain = hold.isUncertain();
 			this.looked.countDown();

@@ -52,7 +52,7 @@ class ZooKeeperLockRegistryTests {
 		for (String key : keys) {
 			AcquiredLock lock = this.registry.acquire(key, Duration.ofSeconds(5));
 			try {
-				assertThat(this.client.getChildren().forPath("/locks")).contains(LockNodeNames.nodeName(key));
+				assertThat(this.client.getChildren().forPath("/locks")).contains(LockRoot.nodeName(key));
 				assertThat(this.client.getChildren().forPath(this.registry.pathOf(key))).singleElement()
 					.asString()
 					.contains("-lock-");
@@ -63,7 +63,7 @@ class ZooKeeperLockRegistryTests {
 		}
 		assertThat(this.client.getChildren().forPath("/")).isSubsetOf("locks", "zookeeper");
 		assertThat(ContainerNodes.childrenOf(this.client, "/locks"))
-			.isSubsetOf(keys.stream().map(LockNodeNames::nodeName).toList());
+			.isSubsetOf(keys.stream().map(LockRoot::nodeName).toList());
 	}
 
 	@Test

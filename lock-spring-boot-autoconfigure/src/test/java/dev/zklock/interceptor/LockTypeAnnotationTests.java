@@ -7,6 +7,7 @@ import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.LockType;
+import dev.zklock.testsupport.BusyMachine;
 import dev.zklock.testsupport.LockApplications;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.AcquiredLock;
@@ -19,6 +20,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Lock types chosen on the annotation and through {@link LockRequest}, against holders in
@@ -51,6 +53,9 @@ class LockTypeAnnotationTests {
 			finally {
 				reader.release();
 			}
+			// a release sends its deletion without waiting: another process finds the
+			// key free once ZooKeeper has applied it
+			await().atMost(BusyMachine.MARGIN).until(() -> otherProcess.queueOf("catalog").isEmpty());
 			assertThat(catalog.write()).isEqualTo("written");
 		});
 	}

@@ -11,51 +11,51 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class LockNodeNamesTests {
+class LockRootNamesTests {
 
 	@Test
 	void plainKeysStayReadable() {
-		assertThat(LockNodeNames.nodeName("order:42")).isEqualTo("order:42");
-		assertThat(LockNodeNames.nodeName("report-2026.11_22")).isEqualTo("report-2026.11_22");
+		assertThat(LockRoot.nodeName("order:42")).isEqualTo("order:42");
+		assertThat(LockRoot.nodeName("report-2026.11_22")).isEqualTo("report-2026.11_22");
 	}
 
 	@Test
 	void slashesAndPercentSignsAreEncoded() {
-		assertThat(LockNodeNames.nodeName("a/b")).isEqualTo("a%2Fb");
-		assertThat(LockNodeNames.nodeName("a%2Fb")).isEqualTo("a%252Fb");
+		assertThat(LockRoot.nodeName("a/b")).isEqualTo("a%2Fb");
+		assertThat(LockRoot.nodeName("a%2Fb")).isEqualTo("a%252Fb");
 	}
 
 	@Test
 	void dotNamesAreEncoded() {
-		assertThat(LockNodeNames.nodeName(".")).isEqualTo("%2E");
-		assertThat(LockNodeNames.nodeName("..")).isEqualTo("%2E%2E");
-		assertThat(LockNodeNames.nodeName("...")).isEqualTo("...");
+		assertThat(LockRoot.nodeName(".")).isEqualTo("%2E");
+		assertThat(LockRoot.nodeName("..")).isEqualTo("%2E%2E");
+		assertThat(LockRoot.nodeName("...")).isEqualTo("...");
 	}
 
 	@Test
 	void unicodeIsEncodedAsUtf8() {
-		assertThat(LockNodeNames.nodeName("订单")).isEqualTo("%E8%AE%A2%E5%8D%95");
-		assertThat(LockNodeNames.nodeName("😀")).isEqualTo("%F0%9F%98%80");
+		assertThat(LockRoot.nodeName("订单")).isEqualTo("%E8%AE%A2%E5%8D%95");
+		assertThat(LockRoot.nodeName("😀")).isEqualTo("%F0%9F%98%80");
 	}
 
 	@Test
 	void unpairedSurrogatesAreEncodedDistinctly() {
-		assertThat(LockNodeNames.nodeName("\uD83D")).isEqualTo("%uD83D");
-		assertThat(LockNodeNames.nodeName("\uDE00x")).isEqualTo("%uDE00x");
+		assertThat(LockRoot.nodeName("\uD83D")).isEqualTo("%uD83D");
+		assertThat(LockRoot.nodeName("\uDE00x")).isEqualTo("%uDE00x");
 	}
 
 	@Test
 	void longKeysAreHashedBehindAReadablePrefix() {
 		String key = "k".repeat(10_000);
-		String name = LockNodeNames.nodeName(key);
+		String name = LockRoot.nodeName(key);
 		assertThat(name).hasSize(64 + 1 + 64).startsWith("k".repeat(64) + "~");
-		assertThat(LockNodeNames.nodeName(key + "x")).isNotEqualTo(name);
+		assertThat(LockRoot.nodeName(key + "x")).isNotEqualTo(name);
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "/", "..", "../../zookeeper", "a/../../b", "\u0000", "\n\t", "zookeeper", "~", " " })
 	void hostileKeysMapToOneValidNodeName(String key) {
-		String name = LockNodeNames.nodeName(key);
+		String name = LockRoot.nodeName(key);
 		assertThat(name).doesNotContain("/").isNotIn(".", "..");
 		PathUtils.validatePath("/locks/" + name);
 	}
@@ -66,7 +66,7 @@ class LockNodeNamesTests {
 		Map<String, String> keysByName = new HashMap<>();
 		for (int i = 0; i < 20_000; i++) {
 			String key = randomKey(random);
-			String name = LockNodeNames.nodeName(key);
+			String name = LockRoot.nodeName(key);
 			PathUtils.validatePath("/locks/" + name);
 			String previous = keysByName.putIfAbsent(name, key);
 			assertThat(previous == null || previous.equals(key))
@@ -80,13 +80,13 @@ class LockNodeNamesTests {
 		Random random = new Random(7);
 		for (int i = 0; i < 10_000; i++) {
 			String key = hostileKey(random);
-			String name = LockNodeNames.nodeName(key);
+			String name = LockRoot.nodeName(key);
 			assertThat(name).as("node of key %s", key.codePoints().limit(40).boxed().toList())
 				.doesNotContain("/")
 				.isNotIn(".", "..")
-				.hasSizeLessThanOrEqualTo(LockNodeNames.MAX_READABLE_LENGTH);
+				.hasSizeLessThanOrEqualTo(LockRoot.MAX_READABLE_LENGTH);
 			PathUtils.validatePath("/locks/" + name);
-			assertThat(LockNodeNames.nodeName(key)).isEqualTo(name);
+			assertThat(LockRoot.nodeName(key)).isEqualTo(name);
 		}
 	}
 

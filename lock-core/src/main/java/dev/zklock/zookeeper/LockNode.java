@@ -1,10 +1,10 @@
 package dev.zklock.zookeeper;
 
 /**
- * The fencing tokens of the holds of one lock node: the node's creation zxid (its
- * {@code czxid}) followed by the node's hand-off count, so that every holder of the node
- * gets a token of its own, greater than every token of the node's earlier holders and of
- * every node created before it.
+ * A lock node in a key's queue, with the fencing tokens of its holds: the node's creation
+ * zxid (its {@code czxid}) followed by the node's hand-off count, so that every holder of
+ * the node gets a token of its own, greater than every token of the node's earlier
+ * holders and of every node created before it.
  * <p>
  * A token is {@code czxid << }{@value #HAND_OFF_BITS}{@code  | handOff}: the hold that
  * queued the node in ZooKeeper has hand-off {@code 0}, and each thread of the process
@@ -15,8 +15,13 @@ package dev.zklock.zookeeper;
  * election of a leader) followed by a 32-bit counter; the token has room for zxids of
  * epochs below {@link #EPOCH_LIMIT}, which an ensemble reaches only after that many
  * leader elections.
+ *
+ * @param path the node's full path
+ * @param kind the node's kind
+ * @param czxid the node's creation zxid
+ * @param sessionId the ZooKeeper session that owns the node
  */
-final class FencingTokens {
+record LockNode(String path, LockNodeKind kind, long czxid, long sessionId) {
 
 	/**
 	 * How many low bits of a token count the hand-offs of its node.
@@ -33,7 +38,29 @@ final class FencingTokens {
 	 */
 	static final long EPOCH_LIMIT = 1L << (31 - HAND_OFF_BITS);
 
-	private FencingTokens() {
+	/**
+	 * Creates a node.
+	 * @throws IllegalStateException if the node's zxid fits no fencing token
+	 */
+	LockNode {
+		fencingTokenOf(czxid, 0);
+	}
+
+	/**
+	 * The fencing token of a hold of the node.
+	 * @param handOff how many holders had the node before this one
+	 * @return the token
+	 */
+	long fencingToken(int handOff) {
+		return fencingTokenOf(this.czxid, handOff);
+	}
+
+	/**
+	 * The node's name, the last part of its path.
+	 * @return the name
+	 */
+	String name() {
+		return this.path.substring(this.path.lastIndexOf('/') + 1);
 	}
 
 	/**
@@ -45,7 +72,7 @@ final class FencingTokens {
 	 * @throws IllegalStateException if the zxid is of an epoch of {@link #EPOCH_LIMIT} or
 	 * later, or the hand-off count is out of range
 	 */
-	static long of(long czxid, int handOff) {
+	static long fencingTokenOf(long czxid, int handOff) {
 		if (handOff < 0 || handOff > MAX_HAND_OFFS) {
 			throw new IllegalStateException(
 					"A lock node takes at most " + MAX_HAND_OFFS + " hand-offs, not " + handOff);

@@ -1,0 +1,976 @@
+package dev.zklock.zookeeper;
+
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import dev.zklock.AbbreviatedKey;
+import dev.zklock.zookeeper.LockNode;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The state of one key's lock in this process, the state machine of its holds and waits:
+ * which thread holds which node with how many acquisitions, which releases are delayed,
+ * which threads wait for a turn, which node passes to the next of them, and which nodes
+ * were doubted or lost. Everything here is guarded by one lock, and nothing here talks to
+ * ZooKeeper: each event (re-enter, arrive, a turn, a node held, release, delayed release,
+ * a doubt, a loss, who queues behind) is one method that changes the state and returns
+ * what the caller must do outside it, such as queue a node in ZooKeeper, delete one or
+ * ask who queues behind one. {@link ZooKeeperLockRegistry} drives it, with a
+ * {@link LockQueue} for the ZooKeeper side.
+ * <p>
+ * The threads of this process that want one kind of lock of the key form a cohort: only
+ * one of them at a time queues in ZooKeeper (the leader), the others wait here in order,
+ * and a released node passes to the next of them with no ZooKeeper round trip, as far as
+ * the {@link HandOffPolicy} allows. Exclusive cohorts pass the node from one holder to
+ * the next; shared (read) cohorts let every waiter join the node while it is held. A node
+ * whose bound is reached, or whose lock became uncertain, takes no more holders: the last
+ * one to leave releases it to ZooKeeper, and the next waiter leads a new turn, behind the
+ * other processes that queued meanwhile. The bounds apply only while another node may
+ * queue behind the cohort's: once a thread waits, ZooKeeper is asked once per node
+ * whether one does. A node whose lock was lost leaves the cohort at once: its holders
+ * keep it until they leave, while the next waiter leads a new turn, so a lost holder that
+ * never leaves keeps no thread of this process waiting longer than one of another
+ * process.
+ * <p>
+ * Invariants, kept by every event under {@link #lock}:
+ * <ul>
+ * <li>{@link #holds} maps a thread only to a hold that has begun, has not ended, and that
+ * its thread has not left: so a re-entry never enters an ended hold;</li>
+ * <li>a hold's {@code acquisitions >= delayedExits >= 0}, and {@code acquisitions} is
+ * {@code 0} exactly when the hold ended, which happens once;</li>
+ * <li>a cohort's {@code holders} counts the holds of its node that have not been given
+ * back, and an exclusive cohort's node has at most one;</li>
+ * <li>a cohort with waiters has a node that takes no more holders, or a leader.</li>
+ * </ul>
+ */
+final class LockKey {
+
+	/**
+	 * What an event of a hold's count leaves to do.
+	 */
+	enum Change {
+
+		/**
+		 * The holding thread still holds the lock: nothing to do.
+		 */
+		STILL_HELD,
+
+		/**
+		 * The holding thread is done with the hold, which stays held until its delayed
+		 * releases end; its next acquisitions no longer find it.
+		 */
+		THREAD_LEFT,
+
+		/**
+		 * The last acquisition was released: the hold ended, and its node is to be given
+		 * back ({@link #giveBack}).
+		 */
+		ENDED
+
+	}
+
+	/**
+	 * The lock key.
+	 */
+	final String key;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final @Nullable Cohort exclusive;
+
+	private final @Nullable Cohort shared;
+
+	/**
+	 * The hold that each thread's next acquisitions of the key re-enter.
+	 */
+	private final Map<Thread, Hold> holds = new HashMap<>();
+
+	/**
+	 * The acquisitions that use this key, holding or waiting. Counted only within the
+	 * registry's atomic updates of the key's mapping, which serialize them.
+	 */
+	private int users;
+
+	/**
+	 * Creates the state of a key that no thread of this process uses yet.
+	 * @param key the lock key
+	 * @param handOffPolicy whether and how long released nodes pass to waiting threads
+	 */
+	LockKey(String key, HandOffPolicy handOffPolicy) {
+		this.key = key;
+		this.exclusive = handOffPolicy.enabled() ? new Cohort(false, handOffPolicy) : null;
+		this.shared = handOffPolicy.enabled() ? new Cohort(true, handOffPolicy) : null;
+	}
+
+	/**
+	 * Counts one more acquisition that uses this key.
+	 */
+	void addUser() {
+		this.users++;
+	}
+
+	/**
+	 * Counts one acquisition less that uses this key.
+	 * @return whether acquisitions still use it
+	 */
+	boolean removeUser() {
+		return --this.users > 0;
+	}
+
+	/**
+	 * Event: a thread acquires the key again. A thread's acquisitions of the key's
+	 * exclusive, read or write lock share one hold; semaphore permits never do.
+	 * @param kind the kind of lock asked for
+	 * @param owner the thread that will own the acquisition, or {@code null} for none
+	 * @return the hold it entered, or {@code null} if the acquisition takes a hold of its
+	 * own
+	 * @throws IllegalStateException if the owner holds the key's read lock and asks for
+	 * its exclusive (write) lock, which would wait for itself
+	 */
+	@Nullable Hold reenter(LockNodeKind kind, @Nullable Thread owner) {
+		if (owner == null || !sharesHolds(kind)) {
+			return null;
+		}
+		this.lock.lock();
+		try {
+			Hold current = this.holds.get(owner);
+			if (current == null) {
+				return null;
+			}
+			if (kind == LockNodeKind.EXCLUSIVE && current.kind() == LockNodeKind.SHARED) {
+				throw new IllegalStateException("The current thread holds the read lock of '"
+						+ AbbreviatedKey.of(this.key) + "' and asks for its exclusive (write) lock: that upgrade "
+						+ "would wait for itself; release the read lock first");
+			}
+			current.acquisitions++;
+			return current;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Event: a thread asks for a turn at the key, to hold the cohort's node or to lead
+	 * (queue a node in ZooKeeper). Without a cohort (hand-offs off, or semaphore permits,
+	 * which are counted by nodes) every thread leads.
+	 * @param kind the kind of lock asked for
+	 * @return the thread's place among the waiters, with its turn if it came at once;
+	 * then wait for it with {@link #await}, after sending what {@link #watchToSend} asks
+	 * for
+	 */
+	Waiter arrive(LockNodeKind kind) {
+		Cohort cohort = cohortOf(kind);
+		if (cohort == null) {
+			return new Waiter(null, null, Turn.LEAD);
+		}
+		this.lock.lock();
+		try {
+			Turn turn = cohort.waiters.isEmpty() ? cohort.nextTurn() : null;
+			Waiter waiter = new Waiter(cohort, this.lock.newCondition(), turn);
+			if (turn == null) {
+				cohort.waiters.addLast(waiter);
+			}
+			return waiter;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Waits for a waiter's turn. A turn given while the thread is interrupted is still
+	 * taken, with the interrupt flag set; a waiter whose wait ends without its turn
+	 * leaves the cohort.
+	 * @param waiter the waiter, from {@link #arrive}
+	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
+	 * @return the turn, or {@code null} if the deadline passed first
+	 * @throws InterruptedException if the thread was interrupted before its turn came
+	 */
+	@Nullable Turn await(Waiter waiter, long deadline) throws InterruptedException {
+		if (waiter.cohort == null) {
+			return waiter.turn;
+		}
+		this.lock.lock();
+		try {
+			while (waiter.turn == null) {
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					waiter.leave();
+					return null;
+				}
+				try {
+					waiter.awaitTurn(remaining);
+				}
+				catch (InterruptedException ex) {
+					if (waiter.turn == null) {
+						waiter.leave();
+						throw ex;
+					}
+					Thread.currentThread().interrupt();
+				}
+			}
+			return waiter.turn;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Whether threads wait for a turn at a kind of lock of the key: a node released now
+	 * would pass to one of them.
+	 * @param kind the kind of lock
+	 * @return whether any thread waits
+	 */
+	boolean hasWaiters(LockNodeKind kind) {
+		Cohort cohort = cohortOf(kind);
+		if (cohort == null) {
+			return false;
+		}
+		this.lock.lock();
+		try {
+			return !cohort.waiters.isEmpty();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Event: the caller may have to ask ZooKeeper whether another node queues behind the
+	 * cohort's node: once per node, and only while a thread waits for it, as a node that
+	 * no thread waits for is released whoever queues behind it.
+	 * @param kind the kind of lock
+	 * @return the node to ask about, whose answer goes to {@link #othersQueued}, or
+	 * {@code null} if there is nothing to ask
+	 */
+	@Nullable LockNode watchToSend(LockNodeKind kind) {
+		Cohort cohort = cohortOf(kind);
+		if (cohort == null) {
+			return null;
+		}
+		this.lock.lock();
+		try {
+			if (cohort.node == null || cohort.askedWhoQueues || cohort.waiters.isEmpty()) {
+				return null;
+			}
+			cohort.askedWhoQueues = true;
+			return cohort.node;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Event: ZooKeeper told whether another node queues behind a node; once one does, it
+	 * does until the node is released.
+	 * @param behindOf the node asked about
+	 * @param queued whether another node queues behind it
+	 */
+	void othersQueued(LockNode behindOf, boolean queued) {
+		Cohort cohort = cohortOf(behindOf.kind());
+		if (cohort == null) {
+			return;
+		}
+		this.lock.lock();
+		try {
+			if (behindOf.equals(cohort.node) && (queued || cohort.othersQueued == null)) {
+				cohort.othersQueued = queued;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Event: the leader holds no node, as its turn did not come in time or failed; the
+	 * next waiter leads.
+	 * @param kind the kind of lock
+	 */
+	void leadFailed(LockNodeKind kind) {
+		Cohort cohort = cohortOf(kind);
+		if (cohort == null) {
+			return;
+		}
+		this.lock.lock();
+		try {
+			cohort.leadFailed();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Event: a node became a hold, once its turn came (in ZooKeeper for a leader, or from
+	 * the cohort) and the caller found it held in the client's current session. Unless
+	 * the lock was declared lost meanwhile, the hold begins: a leader's node becomes the
+	 * cohort's (and shared cohorts let their waiters join it), and the owner's next
+	 * acquisitions re-enter the hold.
+	 * @param hold the new hold, registered with the loss detector
+	 * @param leads whether the hold's thread queued the node in ZooKeeper
+	 * @param checkedAt the {@link LockLossDetector#doubts() doubt count} read before the
+	 * node was found held
+	 * @return whether the hold began; if not, give it up ({@link #giveUp})
+	 */
+	boolean begin(Hold hold, boolean leads, long checkedAt) {
+		this.lock.lock();
+		try {
+			if (hold.lossReason != null) {
+				return false;
+			}
+			hold.begun = true;
+			Cohort cohort = cohortOf(hold.kind());
+			if (cohort != null && leads) {
+				cohort.led(hold.node, checkedAt);
+			}
+			if (hold.holder != null && sharesHolds(hold.kind())) {
+				this.holds.put(hold.holder, hold);
+			}
+			return true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Event: a new hold did not begin, as its node was in doubt before it was held. A
+	 * leader's cohort is led by its next waiter; a node handed over leaves its cohort.
+	 * @param hold the hold that did not begin
+	 * @param leads whether the hold's thread queued the node in ZooKeeper
+	 * @return the node to delete in ZooKeeper, or {@code null} if other holders keep it
+	 */
+	@Nullable LockNode giveUp(Hold hold, boolean leads) {
+		Cohort cohort = cohortOf(hold.kind());
+		if (cohort == null) {
+			return hold.node;
+		}
+		this.lock.lock();
+		try {
+			if (leads) {
+				cohort.leadFailed();
+				return hold.node;
+			}
+			return cohort.leave(hold.node, false, 0);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Event: the holding thread releases one acquisition of a hold.
+	 * @param hold the hold
+	 * @return {@link Change#ENDED} if it was the last acquisition,
+	 * {@link Change#THREAD_LEFT} if only delayed releases are left, else
+	 * {@link Change#STILL_HELD}
+	 * @throws IllegalStateException if the holding thread has no acquisition left to
+	 * release
+	 */
+	Change exit(Hold hold) {
+		this.lock.lock();
+		try {
+			requireThreadAcquisition(hold);
+			hold.acquisitions--;
+			return (hold.acquisitions == 0) ? end(hold) : leftIfOnlyDelayed(hold);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Event: the holding thread releases one acquisition later ({@link #exitDelayed}):
+	 * the acquisition keeps the lock, but not for its thread.
+	 * @param hold the hold
+	 * @return {@link Change#THREAD_LEFT} if only delayed releases are left now, else
+	 * {@link Change#STILL_HELD}
+	 * @throws IllegalStateException if the holding thread has no acquisition left to
+	 * release
+	 */
+	Change delayExit(Hold hold) {
+		this.lock.lock();
+		try {
+			requireThreadAcquisition(hold);
+			hold.delayedExits++;
+			return leftIfOnlyDelayed(hold);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Event: a delayed release ends.
+	 * @param hold the hold
+	 * @return {@link Change#ENDED} if it was the last acquisition, else
+	 * {@link Change#STILL_HELD}
+	 * @throws IllegalStateException if no release of the hold was delayed
+	 */
+	Change exitDelayed(Hold hold) {
+		this.lock.lock();
+		try {
+			if (hold.delayedExits == 0) {
+				throw new IllegalStateException("No delayed release of " + hold + " is left to end");
+			}
+			hold.delayedExits--;
+			hold.acquisitions--;
+			return (hold.acquisitions == 0) ? end(hold) : Change.STILL_HELD;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void requireThreadAcquisition(Hold hold) {
+		if (hold.acquisitions == hold.delayedExits) {
+			throw new IllegalStateException("No acquisition of " + hold + " by its thread is left to release");
+		}
+	}
+
+	private Change end(Hold hold) {
+		forget(hold);
+		return Change.ENDED;
+	}
+
+	private Change leftIfOnlyDelayed(Hold hold) {
+		if (hold.acquisitions == hold.delayedExits) {
+			forget(hold);
+			return Change.THREAD_LEFT;
+		}
+		return Change.STILL_HELD;
+	}
+
+	/**
+	 * The hold's thread is done with it: its next acquisitions no longer find it, and the
+	 * lost-lock policy no longer interrupts it.
+	 */
+	private void forget(Hold hold) {
+		hold.threadLeft = true;
+		if (hold.holder != null) {
+			this.holds.remove(hold.holder, hold);
+		}
+	}
+
+	/**
+	 * Event: gives back the node of a hold that {@link Change#ENDED ended}: it passes to
+	 * a waiting thread of this process, or stays with the other holders of a shared node,
+	 * or is to be deleted.
+	 * @param hold the ended hold, no longer registered with the loss detector
+	 * @param handOff whether the node may pass on; {@code false} when its lock may have
+	 * been lost
+	 * @param checkedAt the {@link LockLossDetector#doubts() doubt count} read before the
+	 * hold's lock was found held, for the check that passing it on needs
+	 * @return the node to delete in ZooKeeper, or {@code null} if it stays held
+	 */
+	@Nullable LockNode giveBack(Hold hold, boolean handOff, long checkedAt) {
+		Cohort cohort = cohortOf(hold.kind());
+		if (cohort == null) {
+			return hold.node;
+		}
+		this.lock.lock();
+		try {
+			return cohort.leave(hold.node, handOff, checkedAt);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * The cohort through which this process's threads take locks of a kind, or
+	 * {@code null} if each acquisition queues in ZooKeeper on its own.
+	 */
+	private @Nullable Cohort cohortOf(LockNodeKind kind) {
+		if (kind == LockNodeKind.EXCLUSIVE) {
+			return this.exclusive;
+		}
+		return (kind == LockNodeKind.SHARED) ? this.shared : null;
+	}
+
+	private static boolean sharesHolds(LockNodeKind kind) {
+		return !(kind instanceof LockNodeKind.Permit);
+	}
+
+	/**
+	 * A thread's turn at the key: at a node, or to lead.
+	 *
+	 * @param node the node the thread holds from now on; {@code null} for the turn to
+	 * lead, that is to queue for a node in ZooKeeper
+	 * @param handOff how many holders had the node before this one: {@code 0} for the
+	 * thread that queued it in ZooKeeper
+	 * @param checkedAt for a node handed over, the {@link LockLossDetector#doubts() doubt
+	 * count} read before a holder of this process last found it held; for a node whose
+	 * turn ZooKeeper showed, the {@link LockLossDetector#pauses() pause count} read
+	 * before ZooKeeper was asked: the turn stands only if nothing was counted since
+	 */
+	record Turn(@Nullable LockNode node, int handOff, long checkedAt) {
+
+		static final Turn LEAD = new Turn(null, 0, 0);
+
+		boolean leads() {
+			return this.node == null;
+		}
+
+	}
+
+	/**
+	 * A thread's place among the threads that wait for a turn at the key; used under the
+	 * key's lock, whose condition it waits on. Without a cohort it has its turn to lead
+	 * from the start.
+	 */
+	static final class Waiter {
+
+		private final @Nullable Cohort cohort;
+
+		private final @Nullable Condition turnCame;
+
+		private @Nullable Turn turn;
+
+		private Waiter(@Nullable Cohort cohort, @Nullable Condition turnCame, @Nullable Turn turn) {
+			this.cohort = cohort;
+			this.turnCame = turnCame;
+			this.turn = turn;
+		}
+
+		private void awaitTurn(long remainingNanos) throws InterruptedException {
+			if (this.turnCame != null) {
+				this.turnCame.awaitNanos(remainingNanos);
+			}
+		}
+
+		private void give(Turn turn) {
+			this.turn = turn;
+			if (this.turnCame != null) {
+				this.turnCame.signal();
+			}
+		}
+
+		private void leave() {
+			if (this.cohort != null) {
+				this.cohort.waiters.remove(this);
+			}
+		}
+
+	}
+
+	/**
+	 * One thread's hold of the key's lock, from its outermost acquisition to the release
+	 * of its last one; reentrant acquisitions share it. It knows its lock node and the
+	 * ZooKeeper session that owns it, and whether the lock was lost or became uncertain
+	 * since. Its count and its loss are part of its key's state, guarded by the key's
+	 * lock; its doubt is one atomic word, which the {@link LockLossDetector} reads and
+	 * changes from ZooKeeper's event thread.
+	 */
+	static final class Hold {
+
+		private final LockKey lockKey;
+
+		private final LockNode node;
+
+		private final long fencingToken;
+
+		private final @Nullable Thread holder;
+
+		private final long acquiredAtMillis = System.currentTimeMillis();
+
+		private volatile @Nullable String lossReason;
+
+		/**
+		 * The doubt in one word: the doubt generation, which each
+		 * {@link #markUncertain()} advances, shifted left by one, and in the lowest bit
+		 * whether the lock is uncertain. A confirmation makes certain only the generation
+		 * it confirmed, by compare-and-set, so a doubt raised after it asked is never
+		 * erased.
+		 */
+		private final AtomicLong doubt = new AtomicLong();
+
+		/** The acquisitions not released yet, delayed ones included. */
+		private int acquisitions = 1;
+
+		/** The acquisitions whose release was delayed, not released yet. */
+		private int delayedExits;
+
+		/**
+		 * Whether the holding thread is done with the hold (only delayed releases left).
+		 */
+		private boolean threadLeft;
+
+		/** Whether the acquisition completed, so that a loss may interrupt the holder. */
+		private boolean begun;
+
+		/** Whether the lost-lock policy interrupted the holder. */
+		private boolean holderInterrupted;
+
+		/**
+		 * Creates a hold of one acquisition, not begun yet.
+		 * @param lockKey the key's state
+		 * @param node the lock node
+		 * @param handOff how many holders had the node before this one
+		 * @param holder the holding thread, or {@code null} for a hold that belongs to no
+		 * thread
+		 */
+		Hold(LockKey lockKey, LockNode node, int handOff, @Nullable Thread holder) {
+			this.lockKey = lockKey;
+			this.node = node;
+			this.fencingToken = node.fencingToken(handOff);
+			this.holder = holder;
+		}
+
+		String key() {
+			return this.lockKey.key;
+		}
+
+		long fencingToken() {
+			return this.fencingToken;
+		}
+
+		LockNode node() {
+			return this.node;
+		}
+
+		LockNodeKind kind() {
+			return this.node.kind();
+		}
+
+		Instant acquiredAt() {
+			return Instant.ofEpochMilli(this.acquiredAtMillis);
+		}
+
+		/**
+		 * The acquisitions sharing this hold that are not released yet, delayed ones
+		 * included.
+		 * @return the number of acquisitions; {@code 0} once the hold ended
+		 */
+		int acquisitions() {
+			this.lockKey.lock.lock();
+			try {
+				return this.acquisitions;
+			}
+			finally {
+				this.lockKey.lock.unlock();
+			}
+		}
+
+		/**
+		 * The thread that holds the lock.
+		 * @return the holding thread, or {@code null} for a hold that belongs to no
+		 * thread
+		 */
+		@Nullable Thread holder() {
+			return this.holder;
+		}
+
+		/**
+		 * The ZooKeeper session that owns the lock node.
+		 * @return the session id
+		 */
+		long sessionId() {
+			return this.node.sessionId();
+		}
+
+		/**
+		 * Why the lock counts as lost.
+		 * @return the reason, or {@code null} while it is not lost
+		 */
+		@Nullable String lossReason() {
+			return this.lossReason;
+		}
+
+		boolean isUncertain() {
+			return (this.doubt.get() & 1) != 0;
+		}
+
+		/**
+		 * How many doubts were raised about the lock: read it before asking ZooKeeper
+		 * whether the lock is still held, and pass it to {@link #markCertain(long)} with
+		 * the answer.
+		 * @return the doubt generation
+		 */
+		long doubtGeneration() {
+			return this.doubt.get() >>> 1;
+		}
+
+		/**
+		 * Event: a doubt is raised. The lock is uncertain, in a new doubt generation, and
+		 * its node takes no more holders of this process.
+		 */
+		void markUncertain() {
+			this.doubt.updateAndGet((doubt) -> (((doubt >>> 1) + 1) << 1) | 1);
+			Cohort cohort = this.lockKey.cohortOf(kind());
+			if (cohort != null) {
+				this.lockKey.lock.lock();
+				try {
+					cohort.retire(this.node);
+				}
+				finally {
+					this.lockKey.lock.unlock();
+				}
+			}
+		}
+
+		/**
+		 * Makes the lock certain again, unless a doubt was raised after the given
+		 * generation.
+		 * @param generation the {@link #doubtGeneration() doubt generation} read before
+		 * the confirmation was asked for
+		 * @return whether the lock became certain
+		 */
+		boolean markCertain(long generation) {
+			return this.doubt.compareAndSet((generation << 1) | 1, generation << 1);
+		}
+
+		/**
+		 * Event: the lock is declared lost, once. Its node leaves the cohort: its holders
+		 * keep it until they leave, and the threads of this process that wait for the key
+		 * queue a new node in ZooKeeper, as other processes' threads do.
+		 * @param reason why the lock counts as lost
+		 * @return whether this call declared it, rather than an earlier one
+		 */
+		boolean markLost(String reason) {
+			this.lockKey.lock.lock();
+			try {
+				if (this.lossReason != null) {
+					return false;
+				}
+				this.lossReason = reason;
+				Cohort cohort = this.lockKey.cohortOf(kind());
+				if (cohort != null) {
+					cohort.lost(this.node);
+				}
+				return true;
+			}
+			finally {
+				this.lockKey.lock.unlock();
+			}
+		}
+
+		/**
+		 * Interrupts the holding thread, unless the hold has not begun, has ended or was
+		 * left by its thread, or belongs to no thread.
+		 */
+		void interruptHolder() {
+			this.lockKey.lock.lock();
+			try {
+				if (this.begun && !this.threadLeft && this.holder != null) {
+					this.holderInterrupted = true;
+					this.holder.interrupt();
+				}
+			}
+			finally {
+				this.lockKey.lock.unlock();
+			}
+		}
+
+		/**
+		 * Whether the lost-lock policy interrupted the holder. Final once the hold ended
+		 * or its thread left it.
+		 * @return whether the holder was interrupted because the lock was lost
+		 */
+		boolean holderInterrupted() {
+			this.lockKey.lock.lock();
+			try {
+				return this.holderInterrupted;
+			}
+			finally {
+				this.lockKey.lock.unlock();
+			}
+		}
+
+		@Override
+		public String toString() {
+			return "Hold[key=" + key() + ", node=" + this.node.path() + ", fencingToken=" + this.fencingToken
+					+ ", session=0x" + Long.toHexString(sessionId()) + "]";
+		}
+
+	}
+
+	/**
+	 * The threads of this process that want one kind of lock of the key, and the node
+	 * they share; guarded by the key's lock.
+	 */
+	private static final class Cohort {
+
+		private final boolean shared;
+
+		private final HandOffPolicy policy;
+
+		private final Deque<Waiter> waiters = new ArrayDeque<>();
+
+		private @Nullable LockNode node;
+
+		private int holders;
+
+		private int handOffs;
+
+		private long nodeAcquiredAt;
+
+		private long nodeCheckedAt;
+
+		private boolean retired;
+
+		private boolean leading;
+
+		private @Nullable LockNode doubtedBeforeLed;
+
+		private @Nullable LockNode lostBeforeLed;
+
+		/**
+		 * The nodes that left the cohort because their lock was lost, each with the
+		 * number of its holders that have not left it yet (at least one).
+		 */
+		private final Map<LockNode, Integer> lostNodes = new HashMap<>();
+
+		/**
+		 * Whether another node queues behind the held node: {@code null} until ZooKeeper
+		 * told, so that the policy's bounds apply.
+		 */
+		private @Nullable Boolean othersQueued;
+
+		private boolean askedWhoQueues;
+
+		Cohort(boolean shared, HandOffPolicy policy) {
+			this.shared = shared;
+			this.policy = policy;
+		}
+
+		void led(LockNode acquired, long checkedAt) {
+			this.leading = false;
+			this.node = acquired;
+			this.nodeCheckedAt = checkedAt;
+			this.holders = 1;
+			this.handOffs = 0;
+			this.retired = acquired.equals(this.doubtedBeforeLed);
+			this.doubtedBeforeLed = null;
+			this.nodeAcquiredAt = System.nanoTime();
+			this.othersQueued = null;
+			this.askedWhoQueues = false;
+			if (acquired.equals(this.lostBeforeLed)) {
+				detachLostNode();
+			}
+			this.lostBeforeLed = null;
+			passOn();
+		}
+
+		void leadFailed() {
+			this.leading = false;
+			this.doubtedBeforeLed = null;
+			this.lostBeforeLed = null;
+			passOn();
+		}
+
+		/**
+		 * Takes no more holders on a doubted node; a leader's node may be doubted before
+		 * the leader reports it led.
+		 */
+		void retire(LockNode doubted) {
+			if (doubted.equals(this.node)) {
+				this.retired = true;
+			}
+			else if (this.node == null && this.leading) {
+				this.doubtedBeforeLed = doubted;
+			}
+		}
+
+		/**
+		 * Lets a lost node leave the cohort; a leader's node may be lost before the
+		 * leader reports it led.
+		 */
+		void lost(LockNode lostNode) {
+			if (lostNode.equals(this.node)) {
+				detachLostNode();
+				passOn();
+			}
+			else if (this.node == null && this.leading) {
+				this.lostBeforeLed = lostNode;
+			}
+		}
+
+		private void detachLostNode() {
+			this.lostNodes.put(this.node, this.holders);
+			this.node = null;
+			this.holders = 0;
+			this.retired = false;
+		}
+
+		/**
+		 * A holder leaves a node: it passes to the next waiter, or stays with the other
+		 * holders of a shared node, or is released; a node that left the cohort because
+		 * its lock was lost is released by the last of its holders.
+		 * @return the node to release to ZooKeeper, or {@code null} if it stays held
+		 */
+		@Nullable LockNode leave(LockNode held, boolean handOff, long checkedAt) {
+			if (!held.equals(this.node)) {
+				Integer holdersLeft = this.lostNodes.computeIfPresent(held,
+						(lostNode, count) -> (count > 1) ? count - 1 : null);
+				return (holdersLeft == null) ? held : null;
+			}
+			this.holders--;
+			this.retired |= !handOff;
+			if (handOff) {
+				this.nodeCheckedAt = Math.max(this.nodeCheckedAt, checkedAt);
+			}
+			if (this.holders > 0) {
+				return null;
+			}
+			passOn();
+			if (this.holders > 0) {
+				return null;
+			}
+			LockNode released = this.node;
+			this.node = null;
+			passOn();
+			return released;
+		}
+
+		/**
+		 * Gives turns to waiters in order, as long as the node can take holders, or one
+		 * waiter the lead when there is no node and no leader.
+		 */
+		private void passOn() {
+			while (!this.waiters.isEmpty()) {
+				Turn turn = nextTurn();
+				if (turn == null) {
+					return;
+				}
+				this.waiters.removeFirst().give(turn);
+			}
+		}
+
+		@Nullable Turn nextTurn() {
+			LockNode held = this.node;
+			if (held != null) {
+				if (acceptsHolder()) {
+					this.holders++;
+					this.handOffs++;
+					return new Turn(held, this.handOffs, this.nodeCheckedAt);
+				}
+				return null;
+			}
+			if (!this.leading) {
+				this.leading = true;
+				return Turn.LEAD;
+			}
+			return null;
+		}
+
+		private boolean acceptsHolder() {
+			boolean withinBounds = this.handOffs < this.policy.maxHandOffs()
+					&& System.nanoTime() - this.nodeAcquiredAt < this.policy.maxTimeNanos();
+			return (this.shared || this.holders == 0) && !this.retired && this.handOffs < LockNode.MAX_HAND_OFFS
+					&& (withinBounds || Boolean.FALSE.equals(this.othersQueued));
+		}
+
+	}
+
+}

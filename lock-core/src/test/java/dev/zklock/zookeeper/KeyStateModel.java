@@ -1,0 +1,96 @@
+package dev.zklock.zookeeper;
+
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The in-process state of one key's exclusive lock, as the threads of one process and the
+ * events from ZooKeeper drive it, for {@link KeyStateModelCheckTests}' model checker.
+ * ZooKeeper itself is the {@link SimulatedLockQueue} given to the implementation: a
+ * node's turn comes when every earlier node is deleted.
+ * <p>
+ * An implementation adapts one version of the key's state (the hold counts, the re-entry
+ * mapping, the cohort of waiting threads and its hand-offs) and drives it the way the
+ * registry does, with no ZooKeeper I/O other than the simulated queue's.
+ *
+ * @param <H> the implementation's type of a hold
+ */
+interface KeyStateModel<H> {
+
+	/**
+	 * How long an acquisition that waits may wait: a millisecond, which never passes
+	 * under the model checker's frozen clock ({@link System#nanoTime()} stands still);
+	 * Lincheck 3.7 hangs on timed waits of an hour or without bound.
+	 */
+	long WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	/**
+	 * The calling thread acquires the key: it re-enters its own hold, if it has one that
+	 * takes re-entries, or else waits for its turn (a node handed over by another thread
+	 * of this process, or a node of its own whose turn came in the simulated queue).
+	 * @param wait whether to wait for a turn; {@code false} times out at once where the
+	 * acquisition would have to wait (frozen time under the model checker never lets a
+	 * later deadline pass)
+	 * @return the acquisition, or {@code null} if it timed out, or a re-entry was refused
+	 * because the hold was lost
+	 * @throws InterruptedException if the thread was interrupted while it waited
+	 */
+	@Nullable Acquisition<H> acquire(boolean wait) throws InterruptedException;
+
+	/**
+	 * The holding thread releases one acquisition of its hold.
+	 * @param hold the hold
+	 * @return whether that ended the hold (its node handed over or deleted)
+	 */
+	boolean release(H hold);
+
+	/**
+	 * The holding thread releases one acquisition of its hold after a delay
+	 * (hold-at-least): the thread is done with it now, and
+	 * {@link #releaseDelayed(Object)} ends it later on the scheduler's thread.
+	 * @param hold the hold
+	 */
+	void releaseLater(H hold);
+
+	/**
+	 * The scheduler ends a delayed release.
+	 * @param hold the hold
+	 * @return whether that ended the hold
+	 */
+	boolean releaseDelayed(H hold);
+
+	/**
+	 * A doubt arrives about a hold (a suspended connection, a pause): its node takes no
+	 * more holders, and turns handed over before the doubt no longer stand.
+	 * @param hold the hold
+	 */
+	void doubt(H hold);
+
+	/**
+	 * The hold is declared lost. Its node stays in the simulated queue until its holders
+	 * release it (a loss declared while the session may still live).
+	 * @param hold the hold
+	 */
+	void lose(H hold);
+
+	/**
+	 * The acquisitions that the hold still counts, delayed ones included.
+	 * @param hold the hold
+	 * @return the count
+	 */
+	int acquisitions(H hold);
+
+	/**
+	 * An acquisition that succeeded.
+	 *
+	 * @param <H> the type of a hold
+	 * @param hold the hold it took or re-entered
+	 * @param fencingToken the hold's fencing token
+	 * @param reentered whether it re-entered a hold rather than began one
+	 */
+	record Acquisition<H>(H hold, long fencingToken, boolean reentered) {
+
+	}
+
+}
