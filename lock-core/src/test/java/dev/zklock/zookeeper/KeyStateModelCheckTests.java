@@ -26,12 +26,20 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * re-enters only a hold it still holds itself, no count goes negative, and every node is
  * deleted at the end. Every thread finishing is checked by Lincheck itself: a thread left
  * waiting while the key is free to it is reported as a hang.
+ * <p>
+ * Two ways in which Lincheck 3.7 checks less than it seems to, both avoided here: it
+ * reports only what the checked block's own thread throws (a check failed on a thread
+ * that the block started is kept by the {@link Run} and thrown when the block joins the
+ * thread), and it does not follow objects created inside a lambda or method reference
+ * that it did not instrument (the key state is created by {@link Run}'s factories; made
+ * by a method reference, its accesses were no switch points, and the race of
+ * {@link #checkerFindsTheRaceOfTheOldKeyState} was never found).
  */
 class KeyStateModelCheckTests {
 
 	private static final int INVOCATIONS = 600;
 
-	private static final int RACE_INVOCATIONS = 2_000;
+	private static final int RACE_INVOCATIONS = 1_000;
 
 	@Test
 	void ownerWaiterSchedulerAndEventsKeepTheInvariantsThroughDoubtAndInterrupt() {
