@@ -37,9 +37,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class KeyStateModelCheckTests {
 
-	private static final int INVOCATIONS = 600;
+	private static final int INVOCATIONS = 400;
 
-	private static final int RACE_INVOCATIONS = 1_000;
+	private static final int RACE_INVOCATIONS = 500;
 
 	@Test
 	void ownerWaiterSchedulerAndEventsKeepTheInvariantsThroughDoubtAndInterrupt() {
