@@ -26,9 +26,12 @@ interface KeyStateModel<H> {
 	long WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
 	/**
-	 * The calling thread acquires the key: it re-enters its own hold, if it has one that
-	 * takes re-entries, or else waits for its turn (a node handed over by another thread
-	 * of this process, or a node of its own whose turn came in the simulated queue).
+	 * The owner acquires the key: it re-enters its own hold, if it has one that takes
+	 * re-entries, or else waits for its turn (a node handed over by another thread of
+	 * this process, or a node of its own whose turn came in the simulated queue). The
+	 * calling thread acts for the owner, as the registry's callers act for the owner they
+	 * name.
+	 * @param owner the thread that the acquisition is for
 	 * @param wait whether to wait for a turn; {@code false} times out at once where the
 	 * acquisition would have to wait (frozen time under the model checker never lets a
 	 * later deadline pass)
@@ -36,7 +39,7 @@ interface KeyStateModel<H> {
 	 * because the hold was lost
 	 * @throws InterruptedException if the thread was interrupted while it waited
 	 */
-	@Nullable Acquisition<H> acquire(boolean wait) throws InterruptedException;
+	@Nullable Acquisition<H> acquire(Thread owner, boolean wait) throws InterruptedException;
 
 	/**
 	 * The holding thread releases one acquisition of its hold.

@@ -1,7 +1,6 @@
 package dev.zklock.zookeeper;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 import org.jetbrains.lincheck.Lincheck;
 import org.junit.jupiter.api.Test;
@@ -18,11 +17,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class LockHoldModelCheckTests {
 
-	private static final int INVOCATIONS = 10_000;
+	private static final int INVOCATIONS = 1_000;
 
 	@Test
 	void holdEndsExactlyOnceAndTakesNoReentryAfterItsEnd() {
-		Lincheck.runConcurrentTest(INVOCATIONS, () -> raceOwnerAgainstDelayedReleases(LockHoldCounts::new));
+		Lincheck.runConcurrentTest(INVOCATIONS, () -> raceOwnerAgainstDelayedReleases(new LockHoldCounts()));
 	}
 
 	/**
@@ -30,37 +29,17 @@ class LockHoldModelCheckTests {
 	 * out inside the checked block: the scenario above, with a helper around it, was not
 	 * driven into the failing interleaving within the invocations.
 	 */
+	/**
+	 * The race of the former count logic, found by the same scenario: created inside a
+	 * method reference (a hidden class that Lincheck 3.7 does not instrument), the counts
+	 * were not followed and the race was found only with the scenario written out inside
+	 * the checked block.
+	 */
 	@Test
 	void checkerFindsTheRaceOfTheFormerCountLogic() {
-		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> Lincheck.runConcurrentTest(50_000, () -> {
-			OldLockHoldCounts hold = new OldLockHoldCounts();
-			hold.reenter();
-			hold.delayRelease();
-			AtomicInteger ends = new AtomicInteger();
-			Thread owner = new Thread(() -> {
-				if (hold.release()) {
-					ends.incrementAndGet();
-				}
-				if (hold.reenter() && hold.release()) {
-					ends.incrementAndGet();
-				}
-			});
-			Thread scheduler = new Thread(() -> {
-				if (hold.releaseDelayed()) {
-					ends.incrementAndGet();
-				}
-			});
-			owner.start();
-			scheduler.start();
-			try {
-				owner.join();
-				scheduler.join();
-			}
-			catch (InterruptedException ex) {
-				throw new IllegalStateException(ex);
-			}
-			check(ends.get() == 1, "the hold ended " + ends.get() + " times, not once");
-		}))
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> Lincheck.runConcurrentTest(INVOCATIONS,
+					() -> raceOwnerAgainstDelayedReleases(new OldLockHoldCounts())))
 			.withMessageContaining("the hold ended 2 times, not once")
 			.satisfies((failure) -> System.out.println("Lincheck on the former count logic: " + failure.getMessage()));
 	}
@@ -68,12 +47,11 @@ class LockHoldModelCheckTests {
 	/**
 	 * The owner holds an outer acquisition and a re-entry whose release it delayed; then
 	 * it releases the outer one and acquires again (releasing that too if it re-entered),
-	 * while the scheduler ends the delayed release and a third thread watches the count.
-	 * The threads' bodies are written out here, where the model checker follows every
-	 * step.
+	 * while the scheduler ends the delayed release and a third thread watches the count,
+	 * which the checked block's own thread checks (Lincheck reports only what that thread
+	 * throws).
 	 */
-	private static void raceOwnerAgainstDelayedReleases(Supplier<HoldCounts> holds) {
-		HoldCounts hold = holds.get();
+	private static void raceOwnerAgainstDelayedReleases(HoldCounts hold) {
 		check(hold.reenter(), "the owner re-enters its hold before the race");
 		hold.delayRelease();
 		AtomicInteger ends = new AtomicInteger();
@@ -90,7 +68,8 @@ class LockHoldModelCheckTests {
 				ends.incrementAndGet();
 			}
 		});
-		Thread observer = new Thread(() -> check(hold.acquisitions() >= 0, "the count of acquisitions went negative"));
+		AtomicInteger observed = new AtomicInteger();
+		Thread observer = new Thread(() -> observed.set(hold.acquisitions()));
 		owner.start();
 		scheduler.start();
 		observer.start();
@@ -102,6 +81,7 @@ class LockHoldModelCheckTests {
 		catch (InterruptedException ex) {
 			throw new IllegalStateException(ex);
 		}
+		check(observed.get() >= 0, "the count of acquisitions went negative");
 		check(ends.get() == 1, "the hold ended " + ends.get() + " times, not once");
 		check(hold.acquisitions() == 0, hold.acquisitions() + " acquisitions are left after every release");
 		check(!hold.reenter(), "a re-entry succeeded after the hold ended");

@@ -24,8 +24,7 @@ final class LockKeyState implements KeyStateModel<LockKey.Hold> {
 	}
 
 	@Override
-	public @Nullable Acquisition<LockKey.Hold> acquire(boolean wait) throws InterruptedException {
-		Thread owner = Thread.currentThread();
+	public @Nullable Acquisition<LockKey.Hold> acquire(Thread owner, boolean wait) throws InterruptedException {
 		LockKey.Hold current = this.lockKey.reenter(LockNodeKind.EXCLUSIVE, owner);
 		if (current != null) {
 			if (!isHeld(current) && current.lossReason() != null) {

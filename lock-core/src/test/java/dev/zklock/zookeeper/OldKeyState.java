@@ -40,8 +40,7 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 	}
 
 	@Override
-	public @Nullable Acquisition<Hold> acquire(boolean wait) throws InterruptedException {
-		Thread owner = Thread.currentThread();
+	public @Nullable Acquisition<Hold> acquire(Thread owner, boolean wait) throws InterruptedException {
 		Hold current = this.holds.get(owner);
 		if (current != null) {
 			if (!isHeld(current) && current.lossReason != null) {
