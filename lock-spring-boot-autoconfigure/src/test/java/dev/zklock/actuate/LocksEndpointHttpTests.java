@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The {@code locks} endpoint over HTTP against a real server whose lock node belongs to
  * other digest credentials: a queue the instance may not read answers 403 with a body
- * that says which node and why.
+ * that says which node and why; with the server stopped, 503 with the same body.
  */
 class LocksEndpointHttpTests {
 
@@ -65,6 +65,26 @@ class LocksEndpointHttpTests {
 					.contains("the credentials of this instance may not read it");
 				assertThat(get(application, "/actuator/locks?key=order:7").statusCode()).isEqualTo(403);
 				assertThat(get(application, "/actuator/locks/order:8").statusCode()).isEqualTo(200);
+			}
+		}
+	}
+
+	@Test
+	void queueWhileZooKeeperCannotBeReachedIsServiceUnavailableWithTheNodeAndTheReason() throws Exception {
+		try (ConfigurableApplicationContext application = start("locks", "instance-secret")) {
+			String path = application.getBean(ZooKeeperLockRegistry.class).pathOf("order:9");
+			assertThat(get(application, "/actuator/locks/order:9").statusCode()).isEqualTo(200);
+			zookeeper.stop();
+			try {
+				HttpResponse<String> response = get(application, "/actuator/locks/order:9");
+				assertThat(response.statusCode()).isEqualTo(503);
+				assertThat(response.body()).contains("\"key\":\"order:9\"")
+					.contains("\"path\":\"" + path + "\"")
+					.contains("\"zooKeeperError\":\"CONNECTIONLOSS\"")
+					.contains("The lock node " + path + " could not be read: ZooKeeper cannot be reached");
+			}
+			finally {
+				zookeeper.restart();
 			}
 		}
 	}
