@@ -29,7 +29,10 @@ class AsyncLockTests {
 
 	@BeforeAll
 	static void connect() throws Exception {
-		template = new LockTemplate(new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks"), Duration.ofSeconds(5));
+		// The longest session the server allows: holds here last up to 8 s, and a busy
+		// machine must not end them by stalling the client past a short session
+		template = new LockTemplate(new ZooKeeperLockRegistry(zookeeper.newClient(10_000), "/locks"),
+				Duration.ofSeconds(5));
 		otherProcess = new ZooKeeperLockRegistry(zookeeper.newClient(), "/locks");
 	}
 
