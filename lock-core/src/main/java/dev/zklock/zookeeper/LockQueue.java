@@ -144,7 +144,7 @@ final class LockQueue {
 						throw ex;
 					}
 					awaitReconnection(waitTime, turnDeadline, outage, ex, lossDetector, connectionLossesSeen);
-					if (node != null && node.sessionId() != currentSessionId()) {
+					if (node != null && node.sessionId() != lossDetector.currentSessionId()) {
 						logger.debug(
 								"The ZooKeeper session that queued for '{}' ended during an outage; queueing again",
 								AbbreviatedKey.of(this.key));
@@ -737,15 +737,6 @@ final class LockQueue {
 	private void requireConnection() throws KeeperException.ConnectionLossException {
 		if (!isConnected()) {
 			throw new KeeperException.ConnectionLossException();
-		}
-	}
-
-	private long currentSessionId() {
-		try {
-			return this.client.getZookeeperClient().getZooKeeper().getSessionId();
-		}
-		catch (Exception ex) {
-			return 0;
 		}
 	}
 
