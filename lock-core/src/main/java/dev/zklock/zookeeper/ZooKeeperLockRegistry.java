@@ -267,7 +267,6 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * lost-lock policy, and released by whichever thread is done with it, now or later
 	 * ({@link AcquiredLock#releaseAfter(Duration)}). For locks kept beyond a call, such
 	 * as until an asynchronous result completes.
-	 * @param key the lock key
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
 	 * time, failed, other holders use the key as another type of lock, the thread was
