@@ -31,18 +31,15 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Each acquisition follows one path: it re-enters its thread's hold of the key if it has
  * one, or else takes a turn in the key's {@link LockKey} state (to hold a node passed on
- * by another thread of this process, or to lead, that is to queue a node in ZooKeeper
- * through the key's {@link LockQueue}), and the hold begins once its node is found held
- * in the client's current session. A release ends the hold in the key's state and passes
- * the node on or deletes it. The key's state is shared by every thread that holds or
- * waits for the key, which makes the lock reentrant per thread, and dropped when no
- * thread does, which keeps memory bounded by the number of keys in use. Each key is one
- * node directly under the root path (see {@link LockRoot}); the key node is a container
- * node that ZooKeeper removes once it is empty.
- * <p>
- * The threads of this process that want the same key take turns among themselves: only
- * one at a time queues in ZooKeeper, and a released lock passes to the next waiting
- * thread with no ZooKeeper round trip, within the bounds of the {@link HandOffPolicy}.
+ * by another thread of this process with no ZooKeeper round trip, within the bounds of
+ * the {@link HandOffPolicy}, or to lead, that is to queue a node in ZooKeeper through the
+ * key's {@link LockQueue}), and the hold begins once its node is found held in the
+ * client's current session. A release ends the hold in the key's state and passes the
+ * node on or deletes it. The key's state is shared by every thread that holds or waits
+ * for the key, which makes the lock reentrant per thread, and dropped when no thread
+ * does, which keeps memory bounded by the number of keys in use. Each key is one node
+ * directly under the root path (see {@link LockRoot}); the key node is a container node
+ * that ZooKeeper removes once it is empty.
  * <p>
  * An acquisition completes only when the lock node belongs to the client's current
  * session. A hold stays valid while that session provably lasts: what happens when the
