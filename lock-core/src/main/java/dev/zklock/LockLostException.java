@@ -12,8 +12,10 @@ package dev.zklock;
  */
 public class LockLostException extends LockException {
 
+	/** The key of the lost lock. */
 	private final String key;
 
+	/** The fencing token of the lost hold. */
 	private final long fencingToken;
 
 	/**
