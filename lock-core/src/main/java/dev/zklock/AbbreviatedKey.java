@@ -10,9 +10,7 @@ package dev.zklock;
  */
 public final class AbbreviatedKey {
 
-	/**
-	 * The length up to which a key appears whole.
-	 */
+	/** The length up to which a key appears whole. */
 	public static final int MAX_LENGTH = 100;
 
 	private AbbreviatedKey() {

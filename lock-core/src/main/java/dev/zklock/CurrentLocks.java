@@ -22,7 +22,6 @@ final class CurrentLocks {
 
 	/**
 	 * Forgets a lock the thread holds, once; later calls for the same lock do nothing.
-	 * @param lock the lock
 	 */
 	static void remove(Object lock) {
 		// the thread keeps its empty stack for its next lock: taking it away and giving

@@ -9,9 +9,7 @@ import org.jspecify.annotations.Nullable;
  */
 public class LockAcquisitionException extends LockException {
 
-	/**
-	 * The key of the lock that could not be acquired.
-	 */
+	/** The key of the lock that could not be acquired. */
 	private final String key;
 
 	/**

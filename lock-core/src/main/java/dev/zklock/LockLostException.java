@@ -12,14 +12,10 @@ package dev.zklock;
  */
 public class LockLostException extends LockException {
 
-	/**
-	 * The key of the lost lock.
-	 */
+	/** The key of the lost lock. */
 	private final String key;
 
-	/**
-	 * The fencing token of the lost hold.
-	 */
+	/** The fencing token of the lost hold. */
 	private final long fencingToken;
 
 	/**

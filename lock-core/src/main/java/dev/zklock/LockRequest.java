@@ -69,11 +69,7 @@ public record LockRequest(String key, LockType type, int permits, @Nullable Dura
 		}
 	}
 
-	/**
-	 * Checks a wait time given where a request's cannot be {@code null}.
-	 * @param waitTime the wait time
-	 * @throws IllegalArgumentException if it is {@code null} or negative
-	 */
+	/** Checks a wait time given where a request's cannot be {@code null}. */
 	static void checkWaitTime(Duration waitTime) {
 		if (waitTime == null) {
 			throw new IllegalArgumentException("'waitTime' must not be null");

@@ -278,10 +278,6 @@ public class LockTemplate {
 
 		private boolean started;
 
-		/**
-		 * Prepares a call, checking its arguments.
-		 * @throws IllegalArgumentException naming the argument that is missing or invalid
-		 */
 		MultiKeyCall(LockTemplate template, String name, Collection<String> keys, LockType type, Duration waitTime,
 				LockCallback<T> callback) {
 			if (name == null || name.isBlank()) {
@@ -309,10 +305,6 @@ public class LockTemplate {
 			this.callback = callback;
 		}
 
-		/**
-		 * The keys in their natural order, the same in every process, so that two calls
-		 * locking {a, b} and {b, a} cannot deadlock; duplicates counted once.
-		 */
 		private static List<String> inOrder(Collection<String> keys) {
 			SortedSet<String> ordered = new TreeSet<>();
 			for (String key : keys) {
@@ -324,12 +316,7 @@ public class LockTemplate {
 			return new ArrayList<>(ordered);
 		}
 
-		/**
-		 * Runs the call.
-		 * @return the callback's result
-		 * @throws LockTimeoutException naming the whole wait time, if a key was not
-		 * acquired within it
-		 */
+		/** Runs the call; a timeout names the whole wait time. */
 		T run() {
 			try {
 				return this.template.execute(request(0), (lock) -> proceed(lock, 1));

@@ -10,19 +10,13 @@ import org.jspecify.annotations.Nullable;
  */
 public class LockTimeoutException extends LockException {
 
-	/**
-	 * The key of the lock that was not acquired.
-	 */
+	/** The key of the lock that was not acquired. */
 	private final String key;
 
-	/**
-	 * How long the caller waited.
-	 */
+	/** How long the caller waited. */
 	private final Duration waitTime;
 
-	/**
-	 * Who held the lock when the wait ended, or {@code null} if unknown.
-	 */
+	/** Who held the lock when the wait ended, or {@code null} if unknown. */
 	private final @Nullable String holder;
 
 	/**

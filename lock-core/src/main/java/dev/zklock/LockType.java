@@ -14,14 +14,10 @@ package dev.zklock;
  */
 public enum LockType {
 
-	/**
-	 * One holder at a time, excluding readers and writers too; the default.
-	 */
+	/** One holder at a time, excluding readers and writers too; the default. */
 	EXCLUSIVE,
 
-	/**
-	 * Shared with other readers; excludes writers (and exclusive holders).
-	 */
+	/** Shared with other readers; excludes writers (and exclusive holders). */
 	READ,
 
 	/**

@@ -52,9 +52,8 @@ final class ObservedLock {
 	}
 
 	/**
-	 * Ends the hold of a lock whose protected code returned on the calling thread.
-	 * @return the exception to raise if the lock was lost meanwhile and losses are
-	 * raised, else {@code null}
+	 * Ends the hold of a lock whose protected code returned on the calling thread;
+	 * returns the loss to raise, if any.
 	 */
 	@Nullable LockLostException end() {
 		CurrentLocks.remove(this.lock);
@@ -63,12 +62,9 @@ final class ObservedLock {
 
 	/**
 	 * Ends the hold of a lock whose protected code failed on the calling thread, and
-	 * tells how the failure reaches the caller: unchecked exceptions and errors as they
-	 * are, checked ones wrapped, with the interrupt flag that an
-	 * {@link InterruptedException} cleared set again.
-	 * @param failure what the protected code threw
-	 * @param what what the work did, for the message of a wrapped exception
-	 * @return the unchecked exception to throw
+	 * returns how the failure reaches the caller: unchecked exceptions and errors as they
+	 * are, checked ones wrapped (saying {@code what} the work did), with the interrupt
+	 * flag that an {@link InterruptedException} cleared set again.
 	 */
 	RuntimeException failed(Throwable failure, String what) {
 		addLoss(failure, end());
@@ -86,11 +82,9 @@ final class ObservedLock {
 	}
 
 	/**
-	 * Keeps the lock until asynchronous work completes, then releases it.
-	 * @param <T> the type of the work's result
-	 * @param work the work's result
-	 * @return the work's result, completed after the release; completed exceptionally
-	 * with {@link LockLostException} if the lock was lost meanwhile and losses are raised
+	 * Keeps the lock until asynchronous work completes, then releases it: the result
+	 * completes after the release, exceptionally with {@link LockLostException} if the
+	 * lock was lost meanwhile and losses are raised.
 	 */
 	<T extends @Nullable Object> CompletableFuture<T> releaseOnCompletion(CompletionStage<T> work) {
 		CompletableFuture<T> result = new CompletableFuture<>();
@@ -112,9 +106,7 @@ final class ObservedLock {
 
 	/**
 	 * Releases the lock, at once or once its minimum hold time has passed, and ends the
-	 * observation of its hold then.
-	 * @return the exception to raise if the lock was lost meanwhile and losses are
-	 * raised, else {@code null}
+	 * observation of its hold then; returns the loss to raise, if any.
 	 */
 	@Nullable LockLostException release() {
 		boolean lost = this.raiseLoss && this.lock.isLost();
@@ -152,14 +144,8 @@ final class ObservedLock {
 	}
 
 	/**
-	 * Acquires a lock under the observation of its acquisition, then starts observing its
-	 * hold.
-	 * @param registry the registry of the observations; {@link ObservationRegistry#NOOP}
-	 * makes none
-	 * @param request the lock requested
-	 * @param raiseLoss whether a loss of the lock is to be raised at its release
-	 * @param acquisition acquires it
-	 * @return the acquired lock, observed until its release
+	 * Acquires a lock under the observation of its acquisition, then observes its hold
+	 * until its release; {@link ObservationRegistry#NOOP} makes no observation.
 	 */
 	static ObservedLock acquire(ObservationRegistry registry, LockRequest request, boolean raiseLoss,
 			Supplier<ReleasableLock> acquisition) {

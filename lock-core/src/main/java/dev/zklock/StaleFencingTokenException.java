@@ -19,20 +19,13 @@ import org.jspecify.annotations.Nullable;
  */
 public class StaleFencingTokenException extends LockException {
 
-	/**
-	 * The key of the lock whose write was refused.
-	 */
+	/** The key of the lock whose write was refused. */
 	private final String key;
 
-	/**
-	 * The fencing token of the refused write.
-	 */
+	/** The fencing token of the refused write. */
 	private final long fencingToken;
 
-	/**
-	 * The greater fencing token the storage had seen for the key, or {@code null} if it
-	 * did not tell.
-	 */
+	/** The greater token the storage had seen for the key, or {@code null} if untold. */
 	private final @Nullable Long newerFencingToken;
 
 	/**

@@ -27,15 +27,11 @@ import io.micrometer.observation.ObservationConvention;
  */
 public final class DefaultLockObservationConvention implements ObservationConvention<LockObservationContext> {
 
-	/**
-	 * The convention of {@code distributed.lock.acquisition}, the wait for a lock.
-	 */
+	/** The convention of {@code distributed.lock.acquisition}, the wait for a lock. */
 	public static final DefaultLockObservationConvention ACQUISITION = new DefaultLockObservationConvention(
 			"distributed.lock.acquisition", "acquire");
 
-	/**
-	 * The convention of {@code distributed.lock.hold}, the time a lock is held.
-	 */
+	/** The convention of {@code distributed.lock.hold}, the time a lock is held. */
 	public static final DefaultLockObservationConvention HOLD = new DefaultLockObservationConvention(
 			"distributed.lock.hold", "hold");
 

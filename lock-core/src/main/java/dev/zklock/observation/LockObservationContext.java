@@ -78,14 +78,10 @@ public class LockObservationContext extends Observation.Context {
 		this.outcome = outcome;
 	}
 
-	/**
-	 * How an acquisition or a hold ended.
-	 */
+	/** How an acquisition or a hold ended. */
 	public enum Outcome {
 
-		/**
-		 * An acquisition that got the lock.
-		 */
+		/** An acquisition that got the lock. */
 		ACQUIRED,
 
 		/**
@@ -101,14 +97,10 @@ public class LockObservationContext extends Observation.Context {
 		 */
 		FAILED,
 
-		/**
-		 * A hold that ended with the release of a lock that was not lost meanwhile.
-		 */
+		/** A hold that ended with the release of a lock that was not lost meanwhile. */
 		RELEASED,
 
-		/**
-		 * A hold whose lock was lost before its release.
-		 */
+		/** A hold whose lock was lost before its release. */
 		LOST;
 
 		/**

@@ -35,10 +35,6 @@ public final class AcquiredLock implements ReleasableLock {
 		this.releaser = releaser;
 	}
 
-	/**
-	 * The state of the acquisition's key.
-	 * @return the key's state
-	 */
 	LockKey lockKey() {
 		return this.lockKey;
 	}
@@ -58,12 +54,6 @@ public final class AcquiredLock implements ReleasableLock {
 		return this.released == 0 && this.lossDetector.isHeld(this.hold);
 	}
 
-	/**
-	 * Whether the lock was declared lost during this hold, under the registry's
-	 * {@link LostLockPolicy}. Unlike {@link #isValid()}, this stays {@code false} while
-	 * the hold is merely uncertain, and after a normal release.
-	 * @return whether the lock was lost
-	 */
 	@Override
 	public boolean isLost() {
 		if (this.released == 0) {
@@ -72,11 +62,6 @@ public final class AcquiredLock implements ReleasableLock {
 		return this.hold.lossReason() != null;
 	}
 
-	/**
-	 * Why the lock was declared lost.
-	 * @return the reason, or {@code null} if it was not lost
-	 * @see #isLost()
-	 */
 	@Override
 	public @Nullable String getLossReason() {
 		return this.hold.lossReason();
@@ -141,19 +126,12 @@ public final class AcquiredLock implements ReleasableLock {
 	 */
 	interface Releaser {
 
-		/**
-		 * Releases one acquisition of a hold.
-		 * @param lockKey the state of the hold's key
-		 * @param hold the hold
-		 */
+		/** Releases one acquisition of a hold. */
 		void release(LockKey lockKey, LockKey.Hold hold);
 
 		/**
-		 * Releases one acquisition of a hold after a delay.
-		 * @param lockKey the state of the hold's key
-		 * @param hold the hold
-		 * @param delay how long to keep the lock from now
-		 * @return a stage that completes once the release is done
+		 * Releases one acquisition of a hold after a delay; the stage completes once the
+		 * release is done.
 		 */
 		CompletableFuture<Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay);
 

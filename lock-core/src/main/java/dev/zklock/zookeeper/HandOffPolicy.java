@@ -56,10 +56,8 @@ public record HandOffPolicy(boolean enabled, int maxHandOffs, Duration maxTime) 
 	}
 
 	/**
-	 * The time budget in nanoseconds, {@link Long#MAX_VALUE} for a budget too long to
-	 * count in nanoseconds (about 292 years, or {@code ChronoUnit.FOREVER}): no time
-	 * bound.
-	 * @return the time budget in nanoseconds
+	 * The time budget in nanoseconds; {@link Long#MAX_VALUE}, no time bound, for a budget
+	 * too long to count in nanoseconds (about 292 years, or {@code ChronoUnit.FOREVER}).
 	 */
 	long maxTimeNanos() {
 		return (this.maxTime.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0) ? Long.MAX_VALUE

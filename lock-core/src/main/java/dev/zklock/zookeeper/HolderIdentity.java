@@ -26,10 +26,8 @@ public record HolderIdentity(@Nullable String application, String host, long pid
 	private static final String LOCAL_HOST = localHostName();
 
 	/**
-	 * The holder that this process and the calling thread would be.
-	 * @param application the application's name, or {@code null}
-	 * @param owned whether the lock belongs to the calling thread
-	 * @return the holder
+	 * The holder that this process and the calling thread would be, or this process alone
+	 * for a lock not {@code owned} by the thread.
 	 */
 	static HolderIdentity current(@Nullable String application, boolean owned) {
 		return new HolderIdentity(application, LOCAL_HOST, ProcessHandle.current().pid(),
@@ -52,10 +50,8 @@ public record HolderIdentity(@Nullable String application, String host, long pid
 	}
 
 	/**
-	 * Reads a holder from a lock node's data.
-	 * @param data the node's data
-	 * @return the holder, or {@code null} if the data does not describe one (nodes of
-	 * other clients)
+	 * Reads a holder from a lock node's data; {@code null} if the data describes none
+	 * (nodes of other clients).
 	 */
 	static @Nullable HolderIdentity fromBytes(byte @Nullable [] data) {
 		if (data == null) {

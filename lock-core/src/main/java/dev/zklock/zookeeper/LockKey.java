@@ -15,28 +15,25 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The state of one key's lock in this process, the state machine of its holds and waits:
- * which thread holds which node with how many acquisitions, which releases are delayed,
- * which threads wait for a turn, which node passes to the next of them, and which nodes
- * were doubted or lost. Everything here is guarded by one lock, and nothing here talks to
- * ZooKeeper: each event (re-enter, arrive, a turn, a node held, release, delayed release,
- * a doubt, a loss, who queues behind) is one method that changes the state and returns
- * what the caller must do outside it, such as queue a node in ZooKeeper, delete one or
- * ask who queues behind one. {@link ZooKeeperLockRegistry} drives it, with a
+ * which thread holds which node how many times, which releases are delayed, which threads
+ * wait for a turn, which node passes to the next of them, and which nodes were doubted or
+ * lost. One lock guards it, and it never talks to ZooKeeper: each event is one method
+ * that changes the state and returns what the caller must do outside it (queue a node,
+ * delete one, ask who queues behind one). {@link ZooKeeperLockRegistry} drives it, with a
  * {@link LockQueue} for the ZooKeeper side.
  * <p>
- * The threads of this process that want one kind of lock of the key form a cohort: only
- * one of them at a time queues in ZooKeeper (the leader), the others wait here in order,
- * and a released node passes to the next of them with no ZooKeeper round trip, as far as
- * the {@link HandOffPolicy} allows. Exclusive cohorts pass the node from one holder to
- * the next; shared (read) cohorts let every waiter join the node while it is held. A node
- * whose bound is reached, or whose lock became uncertain, takes no more holders: the last
- * one to leave releases it to ZooKeeper, and the next waiter leads a new turn, behind the
- * other processes that queued meanwhile. The bounds apply only while another node may
- * queue behind the cohort's: once a thread waits, ZooKeeper is asked once per node
- * whether one does. A node whose lock was lost leaves the cohort at once: its holders
- * keep it until they leave, while the next waiter leads a new turn, so a lost holder that
- * never leaves keeps no thread of this process waiting longer than one of another
- * process.
+ * The threads of this process that want one kind of lock of the key form a cohort: one at
+ * a time queues in ZooKeeper (the leader), the others wait here in order, and a released
+ * node passes to the next with no ZooKeeper round trip, as far as the
+ * {@link HandOffPolicy} allows. Exclusive cohorts pass the node from holder to holder;
+ * shared (read) cohorts let every waiter join the held node. A node whose bound is
+ * reached, or whose lock became uncertain, takes no more holders: the last holder
+ * releases it to ZooKeeper, and the next waiter leads a new turn, behind the processes
+ * that queued meanwhile. The bounds apply only while another node may queue behind the
+ * cohort's: once a thread waits, ZooKeeper is asked once per node whether one does. A
+ * node whose lock was lost leaves the cohort at once: its holders keep it until they
+ * leave, and the next waiter leads a new turn, so a lost holder that never leaves keeps
+ * no thread of this process waiting longer than one of another process.
  * <p>
  * Invariants, kept by every event under {@link #lock}:
  * <ul>
@@ -51,33 +48,22 @@ import org.jspecify.annotations.Nullable;
  */
 final class LockKey {
 
-	/**
-	 * What an event of a hold's count leaves to do.
-	 */
+	/** What an event of a hold's count leaves to do. */
 	enum Change {
 
-		/**
-		 * The holding thread still holds the lock: nothing to do.
-		 */
+		/** The holding thread still holds the lock. */
 		STILL_HELD,
 
 		/**
-		 * The holding thread is done with the hold, which stays held until its delayed
-		 * releases end; its next acquisitions no longer find it.
+		 * The thread is done with the hold, which lasts until its delayed releases end.
 		 */
 		THREAD_LEFT,
 
-		/**
-		 * The last acquisition was released: the hold ended, and its node is to be given
-		 * back ({@link #giveBack}).
-		 */
+		/** The last acquisition was released: give the node back ({@link #giveBack}). */
 		ENDED
 
 	}
 
-	/**
-	 * The lock key.
-	 */
 	final String key;
 
 	private final ReentrantLock lock = new ReentrantLock();
@@ -86,52 +72,33 @@ final class LockKey {
 
 	private final @Nullable Cohort shared;
 
-	/**
-	 * The hold that each thread's next acquisitions of the key re-enter.
-	 */
+	/** The hold that each thread's next acquisitions of the key re-enter. */
 	private final Map<Thread, Hold> holds = new HashMap<>();
 
 	/**
-	 * The acquisitions that use this key, holding or waiting. Counted only within the
+	 * The acquisitions that use this key, holding or waiting; counted only within the
 	 * registry's atomic updates of the key's mapping, which serialize them.
 	 */
 	private int users;
 
-	/**
-	 * Creates the state of a key that no thread of this process uses yet.
-	 * @param key the lock key
-	 * @param handOffPolicy whether and how long released nodes pass to waiting threads
-	 */
 	LockKey(String key, HandOffPolicy handOffPolicy) {
 		this.key = key;
 		this.exclusive = handOffPolicy.enabled() ? new Cohort(false, handOffPolicy) : null;
 		this.shared = handOffPolicy.enabled() ? new Cohort(true, handOffPolicy) : null;
 	}
 
-	/**
-	 * Counts one more acquisition that uses this key.
-	 */
 	void addUser() {
 		this.users++;
 	}
 
-	/**
-	 * Counts one acquisition less that uses this key.
-	 * @return whether acquisitions still use it
-	 */
 	boolean removeUser() {
 		return --this.users > 0;
 	}
 
 	/**
-	 * Event: a thread acquires the key again. A thread's acquisitions of the key's
-	 * exclusive, read or write lock share one hold; semaphore permits never do.
-	 * @param kind the kind of lock asked for
-	 * @param owner the thread that will own the acquisition, or {@code null} for none
-	 * @return the hold it entered, or {@code null} if the acquisition takes a hold of its
-	 * own
-	 * @throws IllegalStateException if the owner holds the key's read lock and asks for
-	 * its exclusive (write) lock, which would wait for itself
+	 * Event: a thread acquires the key again, returning the hold it entered, or
+	 * {@code null} if the acquisition takes a hold of its own. A thread's acquisitions of
+	 * the key's exclusive, read or write lock share one hold; semaphore permits never do.
 	 */
 	@Nullable Hold reenter(LockNodeKind kind, @Nullable Thread owner) {
 		if (owner == null || !sharesHolds(kind)) {
@@ -157,13 +124,10 @@ final class LockKey {
 	}
 
 	/**
-	 * Event: a thread asks for a turn at the key, to hold the cohort's node or to lead
-	 * (queue a node in ZooKeeper). Without a cohort (hand-offs off, or semaphore permits,
-	 * which are counted by nodes) every thread leads.
-	 * @param kind the kind of lock asked for
-	 * @return the thread's place among the waiters, with its turn if it came at once;
-	 * then wait for it with {@link #await}, after sending what {@link #watchToSend} asks
-	 * for
+	 * Event: a thread asks for a turn, to hold the cohort's node or to lead (queue a node
+	 * in ZooKeeper); it then sends what {@link #watchToSend} asks for and waits with
+	 * {@link #await}. Without a cohort (hand-offs off, or semaphore permits, which are
+	 * counted by nodes) every thread leads.
 	 */
 	Waiter arrive(LockNodeKind kind) {
 		Cohort cohort = cohortOf(kind);
@@ -185,13 +149,9 @@ final class LockKey {
 	}
 
 	/**
-	 * Waits for a waiter's turn. A turn given while the thread is interrupted is still
-	 * taken, with the interrupt flag set; a waiter whose wait ends without its turn
-	 * leaves the cohort.
-	 * @param waiter the waiter, from {@link #arrive}
-	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
-	 * @return the turn, or {@code null} if the deadline passed first
-	 * @throws InterruptedException if the thread was interrupted before its turn came
+	 * Waits for a waiter's turn, or returns {@code null} once the deadline passes. A turn
+	 * given while the thread is interrupted is still taken, with the interrupt flag set;
+	 * a waiter whose wait ends without its turn leaves the cohort.
 	 */
 	@Nullable Turn await(Waiter waiter, long deadline) throws InterruptedException {
 		if (waiter.cohort == null) {
@@ -224,10 +184,8 @@ final class LockKey {
 	}
 
 	/**
-	 * Whether threads wait for a turn at a kind of lock of the key: a node released now
-	 * would pass to one of them.
-	 * @param kind the kind of lock
-	 * @return whether any thread waits
+	 * Whether threads wait for a turn at a kind of lock: a node released now would pass
+	 * to one of them.
 	 */
 	boolean hasWaiters(LockNodeKind kind) {
 		Cohort cohort = cohortOf(kind);
@@ -244,12 +202,10 @@ final class LockKey {
 	}
 
 	/**
-	 * Event: the caller may have to ask ZooKeeper whether another node queues behind the
-	 * cohort's node: once per node, and only while a thread waits for it, as a node that
-	 * no thread waits for is released whoever queues behind it.
-	 * @param kind the kind of lock
-	 * @return the node to ask about, whose answer goes to {@link #othersQueued}, or
-	 * {@code null} if there is nothing to ask
+	 * Event: returns the cohort's node if ZooKeeper is to be asked whether another node
+	 * queues behind it (the answer goes to {@link #othersQueued}), else {@code null}. It
+	 * is asked once per node, and only while a thread waits: a node that no thread waits
+	 * for is released whoever queues behind it.
 	 */
 	@Nullable LockNode watchToSend(LockNodeKind kind) {
 		Cohort cohort = cohortOf(kind);
@@ -272,8 +228,6 @@ final class LockKey {
 	/**
 	 * Event: ZooKeeper told whether another node queues behind a node; once one does, it
 	 * does until the node is released.
-	 * @param behindOf the node asked about
-	 * @param queued whether another node queues behind it
 	 */
 	void othersQueued(LockNode behindOf, boolean queued) {
 		Cohort cohort = cohortOf(behindOf.kind());
@@ -291,11 +245,7 @@ final class LockKey {
 		}
 	}
 
-	/**
-	 * Event: the leader holds no node, as its turn did not come in time or failed; the
-	 * next waiter leads.
-	 * @param kind the kind of lock
-	 */
+	/** Event: the leader's turn failed or timed out; the next waiter leads. */
 	void leadFailed(LockNodeKind kind) {
 		Cohort cohort = cohortOf(kind);
 		if (cohort == null) {
@@ -311,15 +261,12 @@ final class LockKey {
 	}
 
 	/**
-	 * Event: a node became a hold, once its turn came (in ZooKeeper for a leader, or from
-	 * the cohort) and the caller found it held in the client's current session. Unless
-	 * the lock was declared lost meanwhile, the hold begins: a leader's node becomes the
-	 * cohort's (and shared cohorts let their waiters join it), and the owner's next
-	 * acquisitions re-enter the hold.
-	 * @param hold the new hold, registered with the loss detector
-	 * @param leads whether the hold's thread queued the node in ZooKeeper
-	 * @param checkedAt the {@link LockLossDetector#doubts() doubt count} read before the
-	 * node was found held
+	 * Event: a hold's node was found held in the client's current session, once its turn
+	 * came (in ZooKeeper for a leader, or from the cohort). Unless the lock was declared
+	 * lost meanwhile, the hold begins: a leader's node becomes the cohort's (shared
+	 * cohorts let their waiters join it), and the owner's next acquisitions re-enter the
+	 * hold. {@code checkedAt} is the {@link LockLossDetector#doubts() doubt count} read
+	 * before the node was found held.
 	 * @return whether the hold began; if not, give it up ({@link #giveUp})
 	 */
 	boolean begin(Hold hold, boolean leads, long checkedAt) {
@@ -346,8 +293,6 @@ final class LockKey {
 	/**
 	 * Event: a new hold did not begin, as its node was in doubt before it was held. A
 	 * leader's cohort is led by its next waiter; a node handed over leaves its cohort.
-	 * @param hold the hold that did not begin
-	 * @param leads whether the hold's thread queued the node in ZooKeeper
 	 * @return the node to delete in ZooKeeper, or {@code null} if other holders keep it
 	 */
 	@Nullable LockNode giveUp(Hold hold, boolean leads) {
@@ -369,13 +314,8 @@ final class LockKey {
 	}
 
 	/**
-	 * Event: the holding thread releases one acquisition of a hold.
-	 * @param hold the hold
-	 * @return {@link Change#ENDED} if it was the last acquisition,
-	 * {@link Change#THREAD_LEFT} if only delayed releases are left, else
-	 * {@link Change#STILL_HELD}
-	 * @throws IllegalStateException if the holding thread has no acquisition left to
-	 * release
+	 * Event: the holding thread releases one acquisition of a hold; it fails if the
+	 * thread has no acquisition left to release.
 	 */
 	Change exit(Hold hold) {
 		this.lock.lock();
@@ -391,12 +331,8 @@ final class LockKey {
 
 	/**
 	 * Event: the holding thread releases one acquisition later ({@link #exitDelayed}):
-	 * the acquisition keeps the lock, but not for its thread.
-	 * @param hold the hold
-	 * @return {@link Change#THREAD_LEFT} if only delayed releases are left now, else
-	 * {@link Change#STILL_HELD}
-	 * @throws IllegalStateException if the holding thread has no acquisition left to
-	 * release
+	 * the acquisition keeps the lock, but not for its thread. It fails if the thread has
+	 * no acquisition left to release.
 	 */
 	Change delayExit(Hold hold) {
 		this.lock.lock();
@@ -410,13 +346,7 @@ final class LockKey {
 		}
 	}
 
-	/**
-	 * Event: a delayed release ends.
-	 * @param hold the hold
-	 * @return {@link Change#ENDED} if it was the last acquisition, else
-	 * {@link Change#STILL_HELD}
-	 * @throws IllegalStateException if no release of the hold was delayed
-	 */
+	/** Event: a delayed release ends; it fails if none is left to end. */
 	Change exitDelayed(Hold hold) {
 		this.lock.lock();
 		try {
@@ -463,14 +393,12 @@ final class LockKey {
 	}
 
 	/**
-	 * Event: gives back the node of a hold that {@link Change#ENDED ended}: it passes to
-	 * a waiting thread of this process, or stays with the other holders of a shared node,
-	 * or is to be deleted.
-	 * @param hold the ended hold, no longer registered with the loss detector
-	 * @param handOff whether the node may pass on; {@code false} when its lock may have
-	 * been lost
-	 * @param checkedAt the {@link LockLossDetector#doubts() doubt count} read before the
-	 * hold's lock was found held, for the check that passing it on needs
+	 * Event: gives back the node of a hold that {@link Change#ENDED ended}, unregistered
+	 * from the loss detector: it passes to a waiting thread of this process, or stays
+	 * with the other holders of a shared node, or is to be deleted. {@code handOff} is
+	 * {@code false} when its lock may have been lost; {@code checkedAt} is the
+	 * {@link LockLossDetector#doubts() doubt count} read before the hold's lock was found
+	 * held, for the check that passing it on needs.
 	 * @return the node to delete in ZooKeeper, or {@code null} if it stays held
 	 */
 	@Nullable LockNode giveBack(Hold hold, boolean handOff, long checkedAt) {
@@ -487,10 +415,7 @@ final class LockKey {
 		}
 	}
 
-	/**
-	 * The cohort through which this process's threads take locks of a kind, or
-	 * {@code null} if each acquisition queues in ZooKeeper on its own.
-	 */
+	/** The cohort of a kind of lock, or {@code null} if each acquisition queues alone. */
 	private @Nullable Cohort cohortOf(LockNodeKind kind) {
 		if (kind == LockNodeKind.EXCLUSIVE) {
 			return this.exclusive;
@@ -507,8 +432,8 @@ final class LockKey {
 	 *
 	 * @param node the node the thread holds from now on; {@code null} for the turn to
 	 * lead, that is to queue for a node in ZooKeeper
-	 * @param handOff how many holders had the node before this one: {@code 0} for the
-	 * thread that queued it in ZooKeeper
+	 * @param handOff how many holders had the node before this one ({@code 0} for the
+	 * leader)
 	 * @param checkedAt for a node handed over, the {@link LockLossDetector#doubts() doubt
 	 * count} read before a holder of this process last found it held; for a node whose
 	 * turn ZooKeeper showed, the {@link LockLossDetector#pauses() pause count} read
@@ -525,9 +450,8 @@ final class LockKey {
 	}
 
 	/**
-	 * A thread's place among the threads that wait for a turn at the key; used under the
-	 * key's lock, whose condition it waits on. Without a cohort it has its turn to lead
-	 * from the start.
+	 * A thread's place among the threads that wait for a turn at the key, used under the
+	 * key's lock, whose condition it waits on; without a cohort it leads from the start.
 	 */
 	static final class Waiter {
 
@@ -566,11 +490,10 @@ final class LockKey {
 
 	/**
 	 * One thread's hold of the key's lock, from its outermost acquisition to the release
-	 * of its last one; reentrant acquisitions share it. It knows its lock node and the
-	 * ZooKeeper session that owns it, and whether the lock was lost or became uncertain
-	 * since. Its count and its loss are part of its key's state, guarded by the key's
-	 * lock; its doubt is one atomic word, which the {@link LockLossDetector} reads and
-	 * changes from ZooKeeper's event thread.
+	 * of its last one; reentrant acquisitions share it. It knows its node and the session
+	 * that owns it, and whether the lock was lost or became uncertain since. Its count
+	 * and its loss are guarded by the key's lock; its doubt is one atomic word, which the
+	 * {@link LockLossDetector} reads and changes from ZooKeeper's event thread.
 	 */
 	static final class Hold {
 
@@ -601,9 +524,7 @@ final class LockKey {
 		/** The acquisitions whose release was delayed, not released yet. */
 		private int delayedExits;
 
-		/**
-		 * Whether the holding thread is done with the hold (only delayed releases left).
-		 */
+		/** Whether the thread is done with the hold (only delayed releases left). */
 		private boolean threadLeft;
 
 		/** Whether the acquisition completed, so that a loss may interrupt the holder. */
@@ -612,14 +533,6 @@ final class LockKey {
 		/** Whether the lost-lock policy interrupted the holder. */
 		private boolean holderInterrupted;
 
-		/**
-		 * Creates a hold of one acquisition, not begun yet.
-		 * @param lockKey the key's state
-		 * @param node the lock node
-		 * @param handOff how many holders had the node before this one
-		 * @param holder the holding thread, or {@code null} for a hold that belongs to no
-		 * thread
-		 */
 		Hold(LockKey lockKey, LockNode node, int handOff, @Nullable Thread holder) {
 			this.lockKey = lockKey;
 			this.node = node;
@@ -647,11 +560,6 @@ final class LockKey {
 			return Instant.ofEpochMilli(this.acquiredAtMillis);
 		}
 
-		/**
-		 * The acquisitions sharing this hold that are not released yet, delayed ones
-		 * included.
-		 * @return the number of acquisitions; {@code 0} once the hold ended
-		 */
 		int acquisitions() {
 			this.lockKey.lock.lock();
 			try {
@@ -662,27 +570,15 @@ final class LockKey {
 			}
 		}
 
-		/**
-		 * The thread that holds the lock.
-		 * @return the holding thread, or {@code null} for a hold that belongs to no
-		 * thread
-		 */
 		@Nullable Thread holder() {
 			return this.holder;
 		}
 
-		/**
-		 * The ZooKeeper session that owns the lock node.
-		 * @return the session id
-		 */
 		long sessionId() {
 			return this.node.sessionId();
 		}
 
-		/**
-		 * Why the lock counts as lost.
-		 * @return the reason, or {@code null} while it is not lost
-		 */
+		/** Why the lock counts as lost, or {@code null} while it is not. */
 		@Nullable String lossReason() {
 			return this.lossReason;
 		}
@@ -692,10 +588,8 @@ final class LockKey {
 		}
 
 		/**
-		 * How many doubts were raised about the lock: read it before asking ZooKeeper
-		 * whether the lock is still held, and pass it to {@link #markCertain(long)} with
-		 * the answer.
-		 * @return the doubt generation
+		 * How many doubts were raised: read it before asking ZooKeeper whether the lock
+		 * is still held, and pass it to {@link #markCertain(long)} with the answer.
 		 */
 		long doubtGeneration() {
 			return this.doubt.get() >>> 1;
@@ -721,21 +615,17 @@ final class LockKey {
 
 		/**
 		 * Makes the lock certain again, unless a doubt was raised after the given
-		 * generation.
-		 * @param generation the {@link #doubtGeneration() doubt generation} read before
-		 * the confirmation was asked for
-		 * @return whether the lock became certain
+		 * {@link #doubtGeneration() generation}; returns whether it did.
 		 */
 		boolean markCertain(long generation) {
 			return this.doubt.compareAndSet((generation << 1) | 1, generation << 1);
 		}
 
 		/**
-		 * Event: the lock is declared lost, once. Its node leaves the cohort: its holders
-		 * keep it until they leave, and the threads of this process that wait for the key
-		 * queue a new node in ZooKeeper, as other processes' threads do.
-		 * @param reason why the lock counts as lost
-		 * @return whether this call declared it, rather than an earlier one
+		 * Event: the lock is declared lost, once; returns whether this call declared it.
+		 * Its node leaves the cohort: its holders keep it until they leave, and this
+		 * process's waiting threads queue a new node in ZooKeeper, as other processes'
+		 * do.
 		 */
 		boolean markLost(String reason) {
 			this.lockKey.lock.lock();
@@ -773,9 +663,8 @@ final class LockKey {
 		}
 
 		/**
-		 * Whether the lost-lock policy interrupted the holder. Final once the hold ended
+		 * Whether the lost-lock policy interrupted the holder; final once the hold ended
 		 * or its thread left it.
-		 * @return whether the holder was interrupted because the lock was lost
 		 */
 		boolean holderInterrupted() {
 			this.lockKey.lock.lock();

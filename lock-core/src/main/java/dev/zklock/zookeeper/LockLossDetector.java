@@ -46,9 +46,7 @@ final class LockLossDetector implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(LockLossDetector.class);
 
-	/**
-	 * How often the detector checks that the process is not paused.
-	 */
+	/** How often the detector checks that the process is not paused. */
 	static final Duration TICK = Duration.ofMillis(100);
 
 	private static final AtomicLong WATCHERS = new AtomicLong();
@@ -61,11 +59,9 @@ final class LockLossDetector implements AutoCloseable {
 
 	/**
 	 * When the process was last seen running: the pause watcher refreshes it every
-	 * {@link #TICK}, and every caller that measures a pause too. Only the pause watcher's
-	 * thread keeps it fresh when nobody asks, and that thread only sleeps and measures,
-	 * so a gap longer than a few ticks means the whole process stood still (a garbage
-	 * collection, {@code SIGSTOP}, a frozen machine), never that some task held up
-	 * another thread.
+	 * {@link #TICK}, and so does every caller that measures a pause. As the pause watcher
+	 * only sleeps and measures, a gap longer than a few ticks means the whole process
+	 * stood still (a garbage collection, {@code SIGSTOP}, a frozen machine).
 	 */
 	private final AtomicLong lastSeenRunning = new AtomicLong(System.nanoTime());
 
@@ -91,14 +87,10 @@ final class LockLossDetector implements AutoCloseable {
 
 	private final ScheduledFuture<?> firstConnectionCheck;
 
-	/**
-	 * Whether a session was ever established; guarded by {@link #outageLog}.
-	 */
+	/** Whether a session was ever established; guarded by {@link #outageLog}. */
 	private boolean connectedOnce;
 
-	/**
-	 * Whether the current outage was reported; guarded by {@link #outageLog}.
-	 */
+	/** Whether the current outage was reported; guarded by {@link #outageLog}. */
 	private boolean outageReported;
 
 	private final Object outageLog = new Object();
@@ -107,22 +99,10 @@ final class LockLossDetector implements AutoCloseable {
 
 	private volatile boolean closed;
 
-	/**
-	 * Runs when a confirmation is about to make the holds certain; a seam for tests that
-	 * raise a doubt exactly then.
-	 */
+	/** Runs just before a confirmation makes the holds certain: a seam for tests. */
 	private volatile Runnable beforeMarkingCertain = () -> {
 	};
 
-	/**
-	 * Starts watching the client's connection, and the process on a daemon thread of its
-	 * own.
-	 * @param client the client whose connection and session hold the locks
-	 * @param policy what counts as losing a held lock, and what happens to its holder
-	 * @param scheduler the registry's background thread, which checks for a first
-	 * connection that does not come; it never measures pauses, as its tasks may hold it
-	 * up
-	 */
 	LockLossDetector(CuratorFramework client, LostLockPolicy policy, ScheduledExecutorService scheduler) {
 		this.client = client;
 		this.policy = policy;
@@ -143,7 +123,6 @@ final class LockLossDetector implements AutoCloseable {
 	/**
 	 * Starts telling a hold about losses. Call before checking that the hold's session is
 	 * the current one, so that no event falls between the two.
-	 * @param hold the hold
 	 */
 	void register(LockKey.Hold hold) {
 		this.holds.add(hold);
@@ -153,10 +132,7 @@ final class LockLossDetector implements AutoCloseable {
 		this.holds.remove(hold);
 	}
 
-	/**
-	 * The holds being watched: every lock this registry holds now.
-	 * @return the holds
-	 */
+	/** The holds being watched: every lock this registry holds now. */
 	Collection<LockKey.Hold> holds() {
 		return Collections.unmodifiableSet(this.holds);
 	}
@@ -165,8 +141,6 @@ final class LockLossDetector implements AutoCloseable {
 	 * Whether the hold's lock is held as far as this process can tell now. Under the
 	 * {@link LostLockPolicy.Trigger#SUSPENDED} trigger, finding the connection down
 	 * declares the lock lost.
-	 * @param hold the hold
-	 * @return whether the lock is held
 	 */
 	boolean isHeld(LockKey.Hold hold) {
 		checkForPause();
@@ -188,7 +162,6 @@ final class LockLossDetector implements AutoCloseable {
 	 * connections, and pauses of the process. Read it before checking that a lock node is
 	 * held, and pass it to {@link #undoubtedSince(long)} to learn whether that check
 	 * still stands.
-	 * @return the number of doubts raised so far
 	 */
 	long doubts() {
 		return this.doubts.get();
@@ -198,8 +171,6 @@ final class LockLossDetector implements AutoCloseable {
 	 * Whether no doubt was raised since {@link #doubts()} returned the given count,
 	 * counting a pause of the process up to now: a lock node checked before then may pass
 	 * to another holder of this process.
-	 * @param doubts the count read before the node was checked
-	 * @return whether no doubt was raised since
 	 */
 	boolean undoubtedSince(long doubts) {
 		checkForPause();
@@ -212,7 +183,6 @@ final class LockLossDetector implements AutoCloseable {
 	 * meanwhile while the client still looks connected in it. Read it before asking
 	 * ZooKeeper whether a lock node's turn came, and pass it to
 	 * {@link #unpausedSince(long)} once the node is registered.
-	 * @return the number of pauses detected so far
 	 */
 	long pauses() {
 		return this.pauses.get();
@@ -221,8 +191,6 @@ final class LockLossDetector implements AutoCloseable {
 	/**
 	 * Whether no pause was detected since {@link #pauses()} returned the given count,
 	 * counting a pause up to now.
-	 * @param pauses the count read before ZooKeeper was asked
-	 * @return whether the process did not pause since
 	 */
 	boolean unpausedSince(long pauses) {
 		checkForPause();
@@ -233,7 +201,6 @@ final class LockLossDetector implements AutoCloseable {
 	 * Counts the losses of the connection that Curator has announced so far. Read it
 	 * before sending a request, and pass it to {@link #awaitConnectionLossAfter} when the
 	 * request or a watch tells of a lost connection.
-	 * @return the number of connection losses announced so far
 	 */
 	long connectionLosses() {
 		this.connectionLossLock.lock();
@@ -246,15 +213,12 @@ final class LockLossDetector implements AutoCloseable {
 	}
 
 	/**
-	 * Waits until Curator has announced a loss of the connection after the given count.
+	 * Waits until Curator has announced a loss of the connection after the given
+	 * {@link #connectionLosses() count}, or the timeout passes; returns whether it did.
 	 * ZooKeeper tells a watch of a lost connection possibly before it tells Curator:
 	 * until Curator announced it, its connection state may still read as connected, and a
 	 * request sent then goes out into the outage, where Curator gives it up with an error
 	 * in the log.
-	 * @param seen the {@link #connectionLosses() count} read before the request was sent
-	 * @param timeoutNanos the longest wait
-	 * @return whether a loss was announced in time
-	 * @throws InterruptedException if the thread is interrupted
 	 */
 	boolean awaitConnectionLossAfter(long seen, long timeoutNanos) throws InterruptedException {
 		long remaining = timeoutNanos;
@@ -284,10 +248,7 @@ final class LockLossDetector implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * The session of this client's connection.
-	 * @return the session id, or {@code 0} while there is none
-	 */
+	/** The session of this client's connection, or {@code 0} while there is none. */
 	long currentSessionId() {
 		try {
 			return this.client.getZookeeperClient().getZooKeeper().getSessionId();
@@ -363,8 +324,6 @@ final class LockLossDetector implements AutoCloseable {
 	/**
 	 * Handles a pause of the process long enough for ZooKeeper to have ended the session.
 	 * Package-private as a seam for tests that detect a pause at a chosen moment.
-	 * @param pauseMillis how long the process stood still
-	 * @param sessionTimeoutMs the session timeout
 	 */
 	void pauseDetected(long pauseMillis, int sessionTimeoutMs) {
 		this.pauses.incrementAndGet();
@@ -375,11 +334,6 @@ final class LockLossDetector implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Sets what runs when a confirmation is about to make the holds certain.
-	 * Package-private as a seam for tests.
-	 * @param hook what runs, on ZooKeeper's event thread
-	 */
 	void beforeMarkingCertain(Runnable hook) {
 		this.beforeMarkingCertain = hook;
 	}
@@ -456,9 +410,7 @@ final class LockLossDetector implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Logs what a change of the connection's state means for locking, if anything.
-	 */
+	/** Logs what a change of the connection's state means for locking, if anything. */
 	private void logOutage(ConnectionState state) {
 		synchronized (this.outageLog) {
 			switch (state) {

@@ -15,62 +15,37 @@ package dev.zklock.zookeeper;
  * election of a leader) followed by a 32-bit counter; the token has room for zxids of
  * epochs below {@link #EPOCH_LIMIT}, which an ensemble reaches only after that many
  * leader elections.
- *
- * @param path the node's full path
- * @param kind the node's kind
- * @param czxid the node's creation zxid
- * @param sessionId the ZooKeeper session that owns the node
  */
 record LockNode(String path, LockNodeKind kind, long czxid, long sessionId) {
 
-	/**
-	 * How many low bits of a token count the hand-offs of its node.
-	 */
+	/** How many low bits of a token count the hand-offs of its node. */
 	static final int HAND_OFF_BITS = 12;
 
-	/**
-	 * The most hand-offs of one lock node: {@value}.
-	 */
+	/** The most hand-offs of one lock node: {@value}. */
 	static final int MAX_HAND_OFFS = (1 << HAND_OFF_BITS) - 1;
 
-	/**
-	 * The first ZooKeeper epoch whose zxids do not fit in a token: {@value}.
-	 */
+	/** The first ZooKeeper epoch whose zxids do not fit in a token: {@value}. */
 	static final long EPOCH_LIMIT = 1L << (31 - HAND_OFF_BITS);
 
-	/**
-	 * Creates a node.
-	 * @throws IllegalStateException if the node's zxid fits no fencing token
-	 */
+	/** A node whose zxid fits no fencing token is an {@link IllegalStateException}. */
 	LockNode {
 		fencingTokenOf(czxid, 0);
 	}
 
-	/**
-	 * The fencing token of a hold of the node.
-	 * @param handOff how many holders had the node before this one
-	 * @return the token
-	 */
+	/** The fencing token of the hold that {@code handOff} holders had before. */
 	long fencingToken(int handOff) {
 		return fencingTokenOf(this.czxid, handOff);
 	}
 
-	/**
-	 * The node's name, the last part of its path.
-	 * @return the name
-	 */
+	/** The node's name, the last part of its path. */
 	String name() {
 		return this.path.substring(this.path.lastIndexOf('/') + 1);
 	}
 
 	/**
-	 * The fencing token of a hold of a lock node.
-	 * @param czxid the node's creation zxid
-	 * @param handOff how many holders had the node before this one: {@code 0} for the
-	 * hold that queued it
-	 * @return the token
-	 * @throws IllegalStateException if the zxid is of an epoch of {@link #EPOCH_LIMIT} or
-	 * later, or the hand-off count is out of range
+	 * The fencing token of a hold of a lock node, whose {@code handOff} is {@code 0} for
+	 * the hold that queued it; an {@link IllegalStateException} if the zxid is of an
+	 * epoch of {@link #EPOCH_LIMIT} or later, or the hand-off count is out of range.
 	 */
 	static long fencingTokenOf(long czxid, int handOff) {
 		if (handOff < 0 || handOff > MAX_HAND_OFFS) {

@@ -14,9 +14,7 @@ import org.jspecify.annotations.Nullable;
  */
 sealed interface LockNodeKind {
 
-	/**
-	 * Alone: its turn comes when it is first in the queue.
-	 */
+	/** Alone: its turn comes when it is first in the queue. */
 	LockNodeKind EXCLUSIVE = new ReadWrite("lock-", false);
 
 	/**
@@ -24,29 +22,18 @@ sealed interface LockNodeKind {
 	 */
 	LockNodeKind SHARED = new ReadWrite("read-", true);
 
-	/**
-	 * The number of digits of the sequence number that ZooKeeper appends to the name of
-	 * every node.
-	 */
+	/** The digits of the sequence number ZooKeeper appends to every node's name. */
 	int SEQUENCE_LENGTH = 10;
 
 	/**
 	 * One of a number of permits: its turn comes when fewer than that many nodes are
 	 * ahead.
-	 * @param permits the number of permits of the key
-	 * @return the kind
 	 */
 	static LockNodeKind permit(int permits) {
 		return new Permit(permits);
 	}
 
-	/**
-	 * The kind of node that a lock type asks for.
-	 * @param type the lock type
-	 * @param permits the number of permits of a semaphore, {@code 1} for other types
-	 * @return the kind
-	 * @throws IllegalArgumentException if the permits do not fit the type
-	 */
+	/** The kind of node that a lock type asks for; permits apply to semaphores only. */
 	static LockNodeKind of(LockType type, int permits) {
 		if (type == null) {
 			throw new IllegalArgumentException("'type' must not be null");
@@ -67,27 +54,20 @@ sealed interface LockNodeKind {
 		};
 	}
 
-	/**
-	 * The start of the name of a node of this kind; ZooKeeper appends the sequence.
-	 * @return the name prefix
-	 */
+	/** The start of the name of a node of this kind; ZooKeeper appends the sequence. */
 	String namePrefix();
 
 	/**
-	 * The node that a node of this kind waits for.
-	 * @param queue the names of the queue's nodes, in sequence order
-	 * @param position the node's position in the queue
-	 * @return the name of the node to wait for, or {@code null} if the node's turn has
-	 * come
-	 * @throws ConflictException if nodes of the queue ask for something that cannot be
-	 * combined with this kind
+	 * The name of the node that a node of this kind, at a position of the queue (in
+	 * sequence order), waits for, or {@code null} if its turn has come; a
+	 * {@link ConflictException} if nodes of the queue ask for something that cannot be
+	 * combined with this kind.
 	 */
 	@Nullable String blockerOf(List<String> queue, int position) throws ConflictException;
 
 	/**
 	 * Whether a waiting node of this kind may get its turn when any node ahead leaves,
 	 * not only the one {@link #blockerOf} names, so it must watch the whole queue.
-	 * @return whether any departure may end the wait
 	 */
 	default boolean waitsForAnyDeparture() {
 		return false;
@@ -96,8 +76,6 @@ sealed interface LockNodeKind {
 	/**
 	 * The kind of a node, read from its name. Names of no known kind, such as those of
 	 * other recipes, count as exclusive.
-	 * @param nodeName the node's name
-	 * @return the node's kind
 	 */
 	static LockNodeKind ofNodeName(String nodeName) {
 		Matcher matcher = Permit.NAME.matcher(nodeName);
@@ -111,9 +89,6 @@ sealed interface LockNodeKind {
 	/**
 	 * An exclusive or a shared node: it waits for the nearest node ahead that it cannot
 	 * share the lock with, and cannot be combined with permit nodes.
-	 *
-	 * @param namePrefix the start of the node's name
-	 * @param shared whether it shares the lock with the other shared nodes
 	 */
 	record ReadWrite(String namePrefix, boolean shared) implements LockNodeKind {
 
@@ -139,11 +114,7 @@ sealed interface LockNodeKind {
 
 	}
 
-	/**
-	 * A permit node.
-	 *
-	 * @param permits the number of permits of the key
-	 */
+	/** A node that holds one of the key's {@code permits}. */
 	record Permit(int permits) implements LockNodeKind {
 
 		private static final Pattern NAME = Pattern.compile("-permits-(\\d+)-\\d{" + SEQUENCE_LENGTH + "}$");
@@ -176,9 +147,7 @@ sealed interface LockNodeKind {
 
 	}
 
-	/**
-	 * Thrown when a queue holds nodes of kinds that cannot be combined.
-	 */
+	/** Thrown when a queue holds nodes of kinds that cannot be combined. */
 	final class ConflictException extends Exception {
 
 		ConflictException(LockNodeKind asked, LockNodeKind found) {

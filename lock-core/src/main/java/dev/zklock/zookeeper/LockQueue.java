@@ -67,9 +67,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class LockQueue {
 
-	/**
-	 * Orders node names as their nodes stand in the queue.
-	 */
+	/** Orders node names as their nodes stand in the queue. */
 	static final Comparator<String> QUEUE_ORDER = Comparator.comparing(LockQueue::sequenceOf);
 
 	private static final Logger logger = LoggerFactory.getLogger(LockQueue.class);
@@ -82,21 +80,11 @@ final class LockQueue {
 
 	private final String keyPath;
 
-	/**
-	 * Creates the queue of a key.
-	 * @param root the root the key's node lives under
-	 * @param key the lock key
-	 * @throws IllegalArgumentException if the key is {@code null} or empty
-	 */
 	LockQueue(LockRoot root, String key) {
 		this.root = root;
 		this.client = root.client();
 		this.key = key;
 		this.keyPath = root.pathOf(key);
-	}
-
-	String key() {
-		return this.key;
 	}
 
 	String keyPath() {
@@ -105,7 +93,7 @@ final class LockQueue {
 
 	/**
 	 * Waits for a ZooKeeper connection, enqueues a node and waits for its turn, all by
-	 * the deadline.
+	 * the deadline; returns the turn, or {@code null} if other holders kept the lock.
 	 * <p>
 	 * An acquisition that finds the client without a connection waits for it up to the
 	 * longer of its wait time and the client's connection timeout: a short wait time
@@ -114,18 +102,10 @@ final class LockQueue {
 	 * connection is back it looks at the queue again. If the session lasted, its node is
 	 * still queued; if the session ended, the node is deleted and a new one queued in the
 	 * new session. A guarded root is verified before the first node is queued.
-	 * @param kind what the node asks for
-	 * @param holder who asks, stored as the node's data
-	 * @param waitTime the wait time, for messages
-	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
-	 * @param lossDetector counts the pauses of this process (see
-	 * {@link LockLossDetector#pauses()}) and the losses of the connection
-	 * @return the node's turn, or {@code null} if other holders kept the lock
 	 * @throws LockAcquisitionException if ZooKeeper was not reachable or did not answer
 	 * in time, or the root's guard failed
 	 * @throws LockNodeKind.ConflictException if the queue holds nodes of kinds that
 	 * cannot be combined with the node's
-	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
 	@Nullable Turn take(LockNodeKind kind, HolderIdentity holder, Duration waitTime, long deadline, LockLossDetector lossDetector)
 			throws Exception {
@@ -164,7 +144,7 @@ final class LockQueue {
 						throw ex;
 					}
 					awaitReconnection(waitTime, turnDeadline, outage, ex, lossDetector, connectionLossesSeen);
-					if (node != null && node.sessionId() != currentSessionId()) {
+					if (node != null && node.sessionId() != lossDetector.currentSessionId()) {
 						logger.debug(
 								"The ZooKeeper session that queued for '{}' ended during an outage; queueing again",
 								AbbreviatedKey.of(this.key));
@@ -224,21 +204,15 @@ final class LockQueue {
 	/**
 	 * Creates a node at the end of the queue, and sends a read of the queue right behind
 	 * the create. ZooKeeper answers a session's requests in order, so the read sees the
-	 * new node, and the node's first look at the queue costs no round trip of its own.
-	 * The node's stat comes with the create's reply, so the fencing token and the owner
-	 * session cost no round trip either (unless Curator had to find the node again after
-	 * a connection loss).
+	 * new node, and the node's first look at the queue costs no round trip of its own;
+	 * nor do its fencing token and owner session, as its stat comes with the create's
+	 * reply (unless Curator had to find the node again after a connection loss).
 	 * <p>
-	 * If the key's node is missing (the key's first lock, or ZooKeeper reaped the empty
-	 * container), it is created, and the node with it, in one more round trip; Curator's
-	 * own {@code creatingParentContainersIfNeeded} on the lock node would create the key
-	 * node on Curator's single background thread, one key at a time for the whole
-	 * process.
-	 * @param pauses counts the pauses of this process, read before the first look is sent
-	 * @param deadline the deadline of the replies
-	 * @return the node, with its first look at the queue
-	 * @throws Exception if ZooKeeper fails or does not reply in time, or the thread is
-	 * interrupted; a node created after the caller gave up is deleted in the background
+	 * A missing key node (the key's first lock, or a reaped empty container) is created,
+	 * and the node with it, in one more round trip; Curator's own
+	 * {@code creatingParentContainersIfNeeded} on the lock node would create it on
+	 * Curator's single background thread, one key at a time for the whole process. A node
+	 * created after the caller gave up is deleted in the background.
 	 */
 	Arrival enqueue(LockNodeKind kind, HolderIdentity holder, LongSupplier pauses, long deadline) throws Exception {
 		Arrival arrival = tryEnqueue(kind, holder, pauses, deadline);
@@ -263,9 +237,7 @@ final class LockQueue {
 		}
 	}
 
-	/**
-	 * Enqueues a node, or returns {@code null} if the key's node is missing.
-	 */
+	/** Enqueues a node, or returns {@code null} if the key's node is missing. */
 	private @Nullable Arrival tryEnqueue(LockNodeKind kind, HolderIdentity holder, LongSupplier pauses, long deadline)
 			throws Exception {
 		long checkedAt = pauses.getAsLong();
@@ -306,9 +278,8 @@ final class LockQueue {
 
 	/**
 	 * Reads the stat of a node that Curator found again after a connection loss, whose
-	 * create's reply brought none. The node exists from here on: if the read fails, the
-	 * node is deleted in the background, or it would block the key until the session
-	 * ends.
+	 * create's reply brought none. If the read fails, the node is deleted in the
+	 * background, or it would block the key until the session ends.
 	 */
 	private Stat statOfFoundAgain(CuratorEvent created, long deadline) throws Exception {
 		try {
@@ -332,12 +303,7 @@ final class LockQueue {
 		}
 	}
 
-	/**
-	 * Sends a read of the queue without waiting for its reply.
-	 * @param watch whether to watch the queue for its next change
-	 * @return the read, whose reply comes later
-	 * @throws Exception if the read cannot be sent
-	 */
+	/** Sends a read of the queue, watching the queue for its next change if asked. */
 	Read read(boolean watch) throws Exception {
 		Read read = new Read();
 		var children = this.client.getChildren();
@@ -347,20 +313,12 @@ final class LockQueue {
 	}
 
 	/**
-	 * Waits until the node's turn comes, or the deadline passes. A watch also fires when
-	 * the connection is lost; no further request is sent then, since Curator would give
-	 * it up: the caller waits for the connection and looks at the queue again.
-	 * @param arrival the node, enqueued in this queue, with its first look at the queue
-	 * @param deadline the deadline, on the {@link System#nanoTime()} scale
-	 * @param pauses counts the pauses of this process, read before each look at the queue
-	 * is sent
-	 * @return the pause count read before the look at the queue that showed the node's
-	 * turn, or empty if the deadline passed first
+	 * Waits until the node's turn comes, or the deadline passes; returns the pause count
+	 * read before the look at the queue that showed the turn, or empty. A watch also
+	 * fires when the connection is lost; no further request is sent then, since Curator
+	 * would give it up: the caller waits for the connection and looks at the queue again.
 	 * @throws KeeperException.NoNodeException if the node is gone: its session ended
-	 * @throws LockNodeKind.ConflictException if the queue holds nodes of kinds that
-	 * cannot be combined with the node's
 	 * @throws KeeperException.ConnectionLossException if the client lost its connection
-	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
 	 */
 	OptionalLong awaitTurn(Arrival arrival, long deadline, LongSupplier pauses) throws Exception {
 		LockNode node = arrival.node();
@@ -407,18 +365,14 @@ final class LockQueue {
 	}
 
 	/**
-	 * Waits until the blocking node changes (in practice: is deleted). The watch is set
-	 * with a read of the node's data, not with an existence check: a data watch is set
-	 * only on a node that exists, and goes when the node does, while an existence check
-	 * of a node already gone would leave a watch for its creation, which never comes for
-	 * a sequential name, for as long as the session lives.
-	 * @param remainingNanos how long to wait at most, for the read's reply too: a waiter
-	 * whose time is up has its answer, the lock is held
-	 * @return whether the node changed or was already gone; {@code false} if the time
-	 * passed first
-	 * @throws IllegalStateException if the node is not ephemeral, and so would never go
-	 * @throws KeeperException.ConnectionLossException if the watch fired because the
-	 * client lost its connection
+	 * Waits until the blocking node changes (in practice: is deleted) or is found gone;
+	 * {@code false} if the time, the read's reply included, passes first: a waiter whose
+	 * time is up has its answer, the lock is held. The watch is set with a read of the
+	 * node's data, not an existence check: a data watch is set only on a node that exists
+	 * and goes when the node does, while an existence check of a node already gone would
+	 * leave a watch for its creation, which never comes for a sequential name, for as
+	 * long as the session lives. A node that is not ephemeral, and so would never go, is
+	 * an error.
 	 */
 	private boolean awaitBlocker(String blockerPath, long remainingNanos) throws Exception {
 		Read watched = new Read();
@@ -452,9 +406,8 @@ final class LockQueue {
 
 	/**
 	 * A lock node vanished while it waited: ZooKeeper ended the session that created it.
-	 * The node is deleted in case it is there after all, and the caller queues again in
-	 * the new session, within the same deadline.
-	 * @return no node
+	 * The node is deleted in case it is there after all, and the caller queues again,
+	 * with no node, in the new session, within the same deadline.
 	 */
 	private @Nullable LockNode sessionEnded(@Nullable LockNode node, Duration waitTime, long deadline,
 			KeeperException.NoNodeException ex) {
@@ -479,13 +432,11 @@ final class LockQueue {
 	}
 
 	/**
-	 * Waits, sending nothing, until the client is connected again, or the deadline
-	 * passes. A watch may learn of the lost connection before Curator does, so the wait
-	 * first lets Curator announce the loss (up to the connection timeout, as a fault that
-	 * came with no loss of the connection is announced never): until then its connection
-	 * state may still read as connected.
-	 * @throws LockAcquisitionException if the deadline passed first, naming how long of
-	 * the wait time ZooKeeper could not be reached
+	 * Waits, sending nothing, until the client is connected again, or fails once the
+	 * deadline passes, naming how long ZooKeeper could not be reached. A watch may learn
+	 * of the lost connection before Curator does, so the wait first lets Curator announce
+	 * the loss (up to the connection timeout, as a fault that came with no loss of the
+	 * connection is never announced): until then its connection state may read connected.
 	 */
 	private void awaitReconnection(Duration waitTime, long deadline, Outage outage, KeeperException fault,
 			LockLossDetector lossDetector, long connectionLossesSeen) throws InterruptedException {
@@ -520,10 +471,9 @@ final class LockQueue {
 
 	/**
 	 * Describes who holds the head of the queue, for the message of a wait that timed
-	 * out; gives up quietly if ZooKeeper does not answer by the deadline plus
-	 * {@link LockRoot#GRACE}, so that the description never holds the caller up longer.
-	 * @param deadline the wait's deadline, on the {@link System#nanoTime()} scale
-	 * @return the holder's description, or {@code null} if it cannot be told
+	 * out, or {@code null} if it cannot be told; gives up quietly if ZooKeeper does not
+	 * answer by the deadline plus {@link LockRoot#GRACE}, never holding the caller
+	 * longer.
 	 */
 	@Nullable String describeHead(long deadline) {
 		if (!isConnected()) {
@@ -575,13 +525,10 @@ final class LockQueue {
 	}
 
 	/**
-	 * Reads the queue in the background and watches it until it changes, to learn whether
-	 * other nodes queue behind a held node. A change after the read counts as a node
-	 * queued behind, whatever it was. A read that fails tells nothing.
-	 * @param held the held node
-	 * @param othersQueued told {@code true} or {@code false} once the read answers, and
-	 * {@code true} when the queue changes afterwards
-	 * @throws Exception if the read cannot be sent
+	 * Reads the queue in the background and watches it until it changes, to tell
+	 * {@code othersQueued} whether other nodes queue behind a held node: once the read
+	 * answers, and {@code true} on any change afterwards. A read that fails tells
+	 * nothing.
 	 */
 	void watchBehind(LockNode held, Consumer<Boolean> othersQueued) throws Exception {
 		String sequence = sequenceOf(held.name());
@@ -598,11 +545,8 @@ final class LockQueue {
 	}
 
 	/**
-	 * The queue's nodes as ZooKeeper sees them, in order, whoever they belong to: for
-	 * operators.
-	 * @return the nodes, empty if the key's node does not exist (never created, or reaped
-	 * as an empty container)
-	 * @throws Exception if ZooKeeper fails
+	 * The queue's nodes as ZooKeeper sees them, in order, whoever they belong to, for
+	 * operators; empty if the key's node does not exist (never created, or reaped).
 	 */
 	List<QueuedLockNode> nodes() throws Exception {
 		List<String> queue;
@@ -644,13 +588,11 @@ final class LockQueue {
 	/**
 	 * Deletes a held node without waiting for ZooKeeper: another process sees the lock
 	 * free once the deletion is applied, and this session's next request on the key is
-	 * applied after it. A node that is already gone is no error. While the client is
-	 * disconnected, the deletion is sent once it is connected again (see
-	 * {@link #whenConnected}): if the session lasted, the node is deleted then; if it
-	 * ended, ZooKeeper deleted the node with it. A deletion that fails is logged; Curator
-	 * keeps deleting the node in the background, and ZooKeeper deletes it when the
-	 * session ends.
-	 * @param node the node
+	 * applied after it. A node already gone is no error. While the client is
+	 * disconnected, the deletion is sent once it is connected again
+	 * ({@link #whenConnected}): if the session ended meanwhile, ZooKeeper deleted the
+	 * node with it. A failed deletion is logged; Curator keeps deleting in the
+	 * background, and ZooKeeper deletes the node when the session ends.
 	 */
 	void release(LockNode node) {
 		whenConnected(() -> {
@@ -678,19 +620,16 @@ final class LockQueue {
 	}
 
 	/**
-	 * Deletes a node in the background, retrying until ZooKeeper confirms it, without
-	 * holding the caller up: for a node whose turn did not come. Copies that its create
-	 * left behind are looked for and deleted too.
-	 * @param node the node to delete
+	 * Deletes a node whose turn did not come, and the copies its create left behind, in
+	 * the background, retrying until ZooKeeper confirms, without holding the caller up.
 	 */
 	void abandon(LockNode node) {
 		deleteWithCopies(node.path());
 	}
 
 	/**
-	 * Deletes a node and its copies in the background; while the client is disconnected,
-	 * once it is connected again (see {@link #whenConnected}). If the session ended
-	 * meanwhile, the node is gone already.
+	 * Deletes a node and its copies in the background, once connected (see
+	 * {@link #whenConnected}); if the session ended meanwhile, the node is gone already.
 	 */
 	private void deleteWithCopies(String path) {
 		whenConnected(() -> {
@@ -767,7 +706,6 @@ final class LockQueue {
 	 * Sends requests to ZooKeeper now if the client is connected, or else once it is
 	 * connected again: Curator would give up a request sent into an outage, with an error
 	 * and a stack trace in the log, where a request sent after it goes through.
-	 * @param send what sends the requests, without waiting for their replies
 	 */
 	private void whenConnected(Runnable send) {
 		if (isConnected()) {
@@ -802,23 +740,11 @@ final class LockQueue {
 		}
 	}
 
-	private long currentSessionId() {
-		try {
-			return this.client.getZookeeperClient().getZooKeeper().getSessionId();
-		}
-		catch (Exception ex) {
-			return 0;
-		}
-	}
-
 	private static long toMillis(long nanos) {
 		return TimeUnit.NANOSECONDS.toMillis(nanos);
 	}
 
-	/**
-	 * The sequence number that ZooKeeper appends to a node's name, which gives the queue
-	 * its order whatever the nodes' prefixes.
-	 */
+	/** The sequence number ZooKeeper appends to a node's name: the queue's order. */
 	private static String sequenceOf(String nodeName) {
 		return nodeName.substring(Math.max(0, nodeName.length() - LockNodeKind.SEQUENCE_LENGTH));
 	}
@@ -845,11 +771,8 @@ final class LockQueue {
 	}
 
 	/**
-	 * A node just created in the queue, with the read of the queue sent right behind it.
-	 *
-	 * @param node the node
-	 * @param firstLook the read
-	 * @param checkedAt the pause count read before the read was sent
+	 * A node just created in the queue, with the read of the queue sent right behind it
+	 * ({@code firstLook}) and the pause count read before that read was sent.
 	 */
 	record Arrival(LockNode node, Read firstLook, long checkedAt) {
 
@@ -877,12 +800,8 @@ final class LockQueue {
 
 		/**
 		 * The names of the queue's nodes, in queue order, waiting for the reply if need
-		 * be.
-		 * @param deadline the deadline of the reply (see {@link LockRoot#awaitReply})
-		 * @return the names
-		 * @throws KeeperException if the read failed
-		 * @throws Exception if the reply did not come in time, or the thread is
-		 * interrupted
+		 * be (see {@link LockRoot#awaitReply}); a failed read throws its
+		 * {@link KeeperException}.
 		 */
 		List<String> children(long deadline) throws Exception {
 			CuratorEvent event = LockQueue.this.root.awaitReply(this.reply, deadline);
@@ -895,9 +814,7 @@ final class LockQueue {
 			return sorted;
 		}
 
-		/**
-		 * The names of the queue's nodes, or {@code null} if the read failed.
-		 */
+		/** The names of the queue's nodes, or {@code null} if the read failed. */
 		@Nullable List<String> childrenIfRead(long deadline) throws Exception {
 			try {
 				return children(deadline);
@@ -908,13 +825,11 @@ final class LockQueue {
 		}
 
 		/**
-		 * Waits for the read node to change, if the read watches it.
-		 * @param timeoutNanos the longest wait
-		 * @return whether it changed in time
-		 * @throws KeeperException.ConnectionLossException if the watch fired because the
-		 * client lost its connection: ZooKeeper's event reaches the watch possibly before
-		 * Curator's connection state, so a request sent now could go out into the outage
-		 * @throws InterruptedException if the thread is interrupted
+		 * Waits for the read node to change, if the read watches it; returns whether it
+		 * changed in time. A watch fired because the client lost its connection throws a
+		 * {@link KeeperException.ConnectionLossException}: ZooKeeper's event reaches the
+		 * watch possibly before Curator's connection state, so a request sent now could
+		 * go out into the outage.
 		 */
 		boolean awaitChange(long timeoutNanos) throws KeeperException.ConnectionLossException, InterruptedException {
 			boolean fired = this.changed.await(timeoutNanos, TimeUnit.NANOSECONDS);
@@ -942,9 +857,7 @@ final class LockQueue {
 			return String.format(Locale.ROOT, "%.1f s", this.nanos / 1e9);
 		}
 
-		/**
-		 * The outage as the end of a message, or nothing if there was none.
-		 */
+		/** The outage as the end of a message, or nothing if there was none. */
 		String describe() {
 			return (this.nanos > 0) ? "; it could not be reached for " + total() + " of it" : "";
 		}

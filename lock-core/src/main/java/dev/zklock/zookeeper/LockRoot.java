@@ -58,14 +58,10 @@ import org.apache.zookeeper.data.ACL;
  */
 final class LockRoot {
 
-	/**
-	 * The name of the root's guard node; no key's node name starts with {@code ~}.
-	 */
+	/** The name of the root's guard node; no key's node name starts with {@code ~}. */
 	static final String GUARD_NODE = "~guard";
 
-	/**
-	 * The longest node name that is the key's encoding alone, with no hash.
-	 */
+	/** The longest node name that is the key's encoding alone, with no hash. */
 	static final int MAX_READABLE_LENGTH = 160;
 
 	/**
@@ -97,23 +93,14 @@ final class LockRoot {
 
 	private volatile boolean verified;
 
-	/**
-	 * Creates the root of a registry.
-	 * @param client the Curator client
-	 * @param path the root path
-	 * @throws IllegalArgumentException if the path is not a {@link #validPath valid} one
-	 */
 	LockRoot(CuratorFramework client, String path) {
 		this.client = client;
 		this.path = validPath(path);
 	}
 
 	/**
-	 * Checks a root path for lock nodes.
-	 * @param rootPath the root path
-	 * @return the root path
-	 * @throws IllegalArgumentException if it is not a valid ZooKeeper path, or is the
-	 * ZooKeeper root
+	 * Checks a root path for lock nodes: a valid ZooKeeper path, other than the ZooKeeper
+	 * root.
 	 */
 	static String validPath(String rootPath) {
 		if (rootPath == null) {
@@ -140,12 +127,7 @@ final class LockRoot {
 		return this.path;
 	}
 
-	/**
-	 * The path of the node that holds the lock of a key.
-	 * @param key the lock key
-	 * @return the key's node path, directly under the root path
-	 * @throws IllegalArgumentException if the key is {@code null} or empty
-	 */
+	/** The path of a key's node, directly under the root path. */
 	String pathOf(String key) {
 		if (key == null || key.isEmpty()) {
 			throw new IllegalArgumentException("Lock key must not be empty");
@@ -154,11 +136,6 @@ final class LockRoot {
 		return this.path + '/' + nodeName(key);
 	}
 
-	/**
-	 * The name of a key's node.
-	 * @param key the lock key, not empty
-	 * @return the node name
-	 */
 	static String nodeName(String key) {
 		String encoded = encode(key);
 		if (encoded.equals(".") || encoded.equals("..")) {
@@ -220,9 +197,7 @@ final class LockRoot {
 		}
 	}
 
-	/**
-	 * Guards the root: it is created and checked before the first lock.
-	 */
+	/** Guards the root: it is created and checked before the first lock. */
 	void guard() {
 		this.verified = false;
 		this.guarded = true;
@@ -230,9 +205,8 @@ final class LockRoot {
 
 	/**
 	 * Creates the guarded root if need be and checks its ACL now, if the root is guarded,
-	 * within the client's connection timeout (and the {@link #GRACE grace} of a reply).
-	 * @throws IllegalStateException if the root's ACL is not the expected one, or
-	 * ZooKeeper fails or cannot be reached in time
+	 * within the client's connection timeout (and the {@link #GRACE grace} of a reply);
+	 * any failure is an {@link IllegalStateException}.
 	 */
 	void check() {
 		if (!this.guarded) {
@@ -266,13 +240,8 @@ final class LockRoot {
 	/**
 	 * Creates the guarded root and its guard node if need be, and checks the root's ACL,
 	 * unless the root is not guarded or that was done already; before an acquisition
-	 * queues its first node.
-	 * @param deadline the deadline of the replies (see {@link #awaitReply}), on the
-	 * {@link System#nanoTime()} scale
-	 * @throws IllegalStateException if the root's ACL is not the one this client gives
-	 * the nodes it creates
-	 * @throws TimeoutException if ZooKeeper did not reply in time
-	 * @throws Exception if ZooKeeper fails, or the thread is interrupted
+	 * queues its first node. A root whose ACL is not the one this client gives the nodes
+	 * it creates is an {@link IllegalStateException}.
 	 */
 	void verify(long deadline) throws Exception {
 		if (!this.guarded || this.verified) {
@@ -315,10 +284,7 @@ final class LockRoot {
 		}
 	}
 
-	/**
-	 * Creates the probe node; one whose reply comes too late is deleted in the
-	 * background.
-	 */
+	/** Creates the probe node; one created too late is deleted in the background. */
 	private String createProbe(long deadline) throws Exception {
 		CompletableFuture<CuratorEvent> reply = new CompletableFuture<>();
 		this.client.create()
@@ -405,13 +371,8 @@ final class LockRoot {
 	 * deadline plus {@link #GRACE}, and past that for as long as the client stays
 	 * connected, up to one session timeout more, since a slow ZooKeeper is not a held
 	 * lock. A client whose server stops answering loses its connection within two thirds
-	 * of the session timeout; the wait then ends at once.
-	 * @param <T> the reply's type
-	 * @param reply the reply to come
-	 * @param deadline the deadline of the wait, on the {@link System#nanoTime()} scale
-	 * @return the reply
-	 * @throws TimeoutException if the reply did not come in time
-	 * @throws InterruptedException if the thread was interrupted while it waited
+	 * of the session timeout; the wait then ends at once, with a
+	 * {@link TimeoutException}.
 	 */
 	<T> T awaitReply(CompletableFuture<T> reply, long deadline) throws TimeoutException, InterruptedException {
 		long graceEnd = deadline + GRACE.toNanos();

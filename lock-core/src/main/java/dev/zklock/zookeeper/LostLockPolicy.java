@@ -63,9 +63,7 @@ public record LostLockPolicy(Trigger trigger, Set<Action> actions) {
 		return this.actions.contains(Action.RAISE);
 	}
 
-	/**
-	 * The event from which a held lock counts as lost.
-	 */
+	/** The event from which a held lock counts as lost. */
 	public enum Trigger {
 
 		/**
@@ -87,9 +85,7 @@ public record LostLockPolicy(Trigger trigger, Set<Action> actions) {
 
 	}
 
-	/**
-	 * What happens to a holder whose lock was lost.
-	 */
+	/** What happens to a holder whose lock was lost. */
 	public enum Action {
 
 		/**

@@ -49,12 +49,6 @@ public final class ZooKeeperLock implements Lock {
 
 	private final String key;
 
-	/**
-	 * Creates a view of a key's exclusive lock.
-	 * @param registry the registry that acquires the lock
-	 * @param key the lock key
-	 * @throws IllegalArgumentException if the key is {@code null} or blank
-	 */
 	ZooKeeperLock(LockManager registry, String key) {
 		if (key == null || key.isBlank()) {
 			throw new IllegalArgumentException("Lock key must not be null or blank");
@@ -99,7 +93,6 @@ public final class ZooKeeperLock implements Lock {
 
 	/**
 	 * Acquires the lock if no other holder has it now.
-	 * @return whether the lock was acquired
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached or failed
 	 */
 	@Override
@@ -116,9 +109,6 @@ public final class ZooKeeperLock implements Lock {
 	/**
 	 * Acquires the lock if it becomes free within the wait time.
 	 * @param time the wait time; zero or less tries once, as {@link #tryLock()} does
-	 * @param unit the wait time's unit
-	 * @return whether the lock was acquired
-	 * @throws InterruptedException if the thread was interrupted before or while waiting
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
 	 * time or failed
 	 * @throws IllegalArgumentException if the unit is {@code null}
@@ -192,7 +182,6 @@ public final class ZooKeeperLock implements Lock {
 
 	/**
 	 * Not supported: a distributed lock has no conditions to wait on.
-	 * @return never
 	 * @throws UnsupportedOperationException always
 	 */
 	@Override
@@ -224,8 +213,6 @@ public final class ZooKeeperLock implements Lock {
 	/**
 	 * Whether the other object is a view of the same lock: of the same key, from the same
 	 * registry.
-	 * @param other the object to compare with
-	 * @return whether both are views of one lock
 	 */
 	@Override
 	public boolean equals(Object other) {
@@ -235,7 +222,6 @@ public final class ZooKeeperLock implements Lock {
 	/**
 	 * A hash code consistent with {@link #equals(Object)}: the same for every view of a
 	 * key from one registry.
-	 * @return the hash code
 	 */
 	@Override
 	public int hashCode() {

@@ -31,18 +31,15 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Each acquisition follows one path: it re-enters its thread's hold of the key if it has
  * one, or else takes a turn in the key's {@link LockKey} state (to hold a node passed on
- * by another thread of this process, or to lead, that is to queue a node in ZooKeeper
- * through the key's {@link LockQueue}), and the hold begins once its node is found held
- * in the client's current session. A release ends the hold in the key's state and passes
- * the node on or deletes it. The key's state is shared by every thread that holds or
- * waits for the key, which makes the lock reentrant per thread, and dropped when no
- * thread does, which keeps memory bounded by the number of keys in use. Each key is one
- * node directly under the root path (see {@link LockRoot}); the key node is a container
- * node that ZooKeeper removes once it is empty.
- * <p>
- * The threads of this process that want the same key take turns among themselves: only
- * one at a time queues in ZooKeeper, and a released lock passes to the next waiting
- * thread with no ZooKeeper round trip, within the bounds of the {@link HandOffPolicy}.
+ * by another thread of this process with no ZooKeeper round trip, within the bounds of
+ * the {@link HandOffPolicy}, or to lead, that is to queue a node in ZooKeeper through the
+ * key's {@link LockQueue}), and the hold begins once its node is found held in the
+ * client's current session. A release ends the hold in the key's state and passes the
+ * node on or deletes it. The key's state is shared by every thread that holds or waits
+ * for the key, which makes the lock reentrant per thread, and dropped when no thread
+ * does, which keeps memory bounded by the number of keys in use. Each key is one node
+ * directly under the root path (see {@link LockRoot}); the key node is a container node
+ * that ZooKeeper removes once it is empty.
  * <p>
  * An acquisition completes only when the lock node belongs to the client's current
  * session. A hold stays valid while that session provably lasts: what happens when the
@@ -74,10 +71,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
 	private final BiFunction<String, LockKey, @Nullable LockKey> disposer = ZooKeeperLockRegistry::disposed;
 
-	/**
-	 * The acquisitions that wait for their locks now, for operators, each under an id of
-	 * its own.
-	 */
+	/** The acquisitions that wait now, for operators, each under an id of its own. */
 	private final Map<Long, Wait> waits = new ConcurrentHashMap<>();
 
 	private final AtomicLong waitIds = new AtomicLong();
@@ -98,9 +92,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
 	private volatile @Nullable String applicationName;
 
-	/**
-	 * Run by a delayed release once it counted its exit: nothing, except in tests.
-	 */
+	/** Run by a delayed release once it counted its exit: nothing, except in tests. */
 	private volatile Runnable delayedExitCounted = () -> {
 	};
 
@@ -251,15 +243,6 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	/**
 	 * Acquires a lock of the key of the given type, waiting at most the wait time, all
 	 * included: waiting for a ZooKeeper connection and for other holders.
-	 * @param key the lock key
-	 * @param type what the lock lets other holders do meanwhile
-	 * @param permits the number of permits of a {@link LockType#SEMAPHORE}; {@code 1} for
-	 * the other types
-	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once (a client
-	 * without a connection is waited for up to its connection timeout, even past a
-	 * shorter wait time), and a wait time beyond {@link #LONGEST_WAIT} waits without
-	 * bound
-	 * @return the acquisition, to be released by the calling thread
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
 	 * time, failed, other holders use the key as another type of lock, the thread was
@@ -281,15 +264,6 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * lost-lock policy, and released by whichever thread is done with it, now or later
 	 * ({@link AcquiredLock#releaseAfter(Duration)}). For locks kept beyond a call, such
 	 * as until an asynchronous result completes.
-	 * @param key the lock key
-	 * @param type what the lock lets other holders do meanwhile
-	 * @param permits the number of permits of a {@link LockType#SEMAPHORE}; {@code 1} for
-	 * the other types
-	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once (a client
-	 * without a connection is waited for up to its connection timeout, even past a
-	 * shorter wait time), and a wait time beyond {@link #LONGEST_WAIT} waits without
-	 * bound
-	 * @return the acquisition, to be released once, by any thread
 	 * @throws LockTimeoutException if other holders kept the lock for the wait time
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached within the wait
 	 * time, failed, other holders use the key as another type of lock, the thread was
@@ -381,15 +355,10 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	}
 
 	/**
-	 * Acquires a lock of the key, waiting at most the wait time, all included: the
-	 * acquisition re-enters the owner's hold of the key, or takes a hold of its own.
-	 * @param key the lock key
-	 * @param kind the kind of lock
-	 * @param requestedWaitTime how long to wait; a wait time beyond
-	 * {@link LockManager#LONGEST_WAIT} waits without bound
-	 * @param owner the thread that will own the acquisition, which re-enters its hold of
-	 * the key, or {@code null} for an acquisition that belongs to no thread
-	 * @return the acquisition
+	 * Acquires a lock of the key, waiting at most the wait time (one beyond
+	 * {@link LockManager#LONGEST_WAIT} waits without bound), all included: the
+	 * acquisition re-enters its owner thread's hold of the key, or takes a hold of its
+	 * own; without an owner it belongs to no thread.
 	 */
 	AcquiredLock acquire(String key, LockNodeKind kind, Duration requestedWaitTime, @Nullable Thread owner) {
 		if (key == null || key.isBlank()) {
@@ -589,8 +558,6 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * waiting thread of this process, or sends its deletion to ZooKeeper without waiting
 	 * for the reply. The interrupt that the lost-lock policy gave the holder ends here;
 	 * any other interrupt of the thread stays set.
-	 * @param lockKey the key's state
-	 * @param hold the acquisition's hold
 	 */
 	private void release(LockKey lockKey, LockKey.Hold hold) {
 		try {
@@ -612,13 +579,9 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
 	/**
 	 * Releases an acquisition after a delay, on the registry's thread, without waiting
-	 * for ZooKeeper to confirm the deletion of its node. A thread whose last acquisition
-	 * of its hold this is leaves the hold now: its later acquisitions of the key queue
-	 * like any other's.
-	 * @param lockKey the key's state
-	 * @param hold the acquisition's hold
-	 * @param delay how long to keep the lock from now
-	 * @return a stage that completes once the release is done
+	 * for ZooKeeper to confirm the deletion of its node; the stage returned completes
+	 * once the release is done. A thread whose last acquisition of its hold this is
+	 * leaves the hold now: its later acquisitions of the key queue like any other's.
 	 */
 	private CompletableFuture<Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay) {
 		if (lockKey.delayExit(hold) == LockKey.Change.THREAD_LEFT) {
@@ -654,7 +617,6 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	/**
 	 * Lets a test run a step on the registry's thread each time a delayed release has
 	 * counted its exit, before it acts on the count: a seam that forces interleavings.
-	 * @param step the step
 	 */
 	void onDelayedExitCounted(Runnable step) {
 		this.delayedExitCounted = step;
@@ -682,10 +644,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 		return lockKey.giveBack(hold, handOff, checkedAt);
 	}
 
-	/**
-	 * The detector that tells this registry's holds of losses; for tests.
-	 * @return the loss detector
-	 */
+	/** The detector that tells this registry's holds of losses; for tests. */
 	LockLossDetector lossDetector() {
 		return this.lossDetector;
 	}
