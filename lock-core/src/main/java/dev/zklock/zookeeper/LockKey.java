@@ -99,6 +99,8 @@ final class LockKey {
 	 * Event: a thread acquires the key again, returning the hold it entered, or
 	 * {@code null} if the acquisition takes a hold of its own. A thread's acquisitions of
 	 * the key's exclusive, read or write lock share one hold; semaphore permits never do.
+	 * Throws {@link IllegalStateException} if the owner holds the read lock and asks for
+	 * the write lock, which would wait for itself.
 	 */
 	@Nullable Hold reenter(LockNodeKind kind, @Nullable Thread owner) {
 		if (owner == null || !sharesHolds(kind)) {
