@@ -13,10 +13,10 @@ import org.apache.curator.framework.CuratorFramework;
  * Compares zklock with raw Curator and Spring Integration, and with the physical limits,
  * on one ZooKeeper server or an ensemble, and with the peers that lock on Redis or
  * PostgreSQL, in one run: starts the servers in processes of their own (the peers' only
- * when a selected variant needs them), runs the uncontended cycle through JMH, measures the servers' write rate, runs the
- * other scenarios in worker JVMs, then prints a Markdown report and writes
- * {@code results.json}, {@code results.md} and, when asked, the hot-key chart.
- * {@code --help} lists the options.
+ * when a selected variant needs them), runs the uncontended cycle through JMH, measures
+ * the servers' write rate, runs the other scenarios in worker JVMs, then prints a
+ * Markdown report and writes {@code results.json}, {@code results.md} and, when asked,
+ * the hot-key chart. {@code --help} lists the options.
  */
 public final class BenchmarkHarness {
 
@@ -88,8 +88,8 @@ public final class BenchmarkHarness {
 			}
 			if (options.runsWorkers()) {
 				try (CuratorFramework client = CuratorConnections.open(servers.connectString());
-						ScenarioRunner runner = ScenarioRunner.start(options, endpoints,
-								new NodeCensus(client), output.resolve("workers"))) {
+						ScenarioRunner runner = ScenarioRunner.start(options, endpoints, new NodeCensus(client),
+								output.resolve("workers"))) {
 					runner.run((row) -> report(row, rows));
 				}
 			}

@@ -31,8 +31,8 @@ public final class BenchmarkWorker {
 
 	/**
 	 * Runs a worker.
-	 * @param args the variant's text form and the run's {@link RunEndpoints} in their text
-	 * form
+	 * @param args the variant's text form and the run's {@link RunEndpoints} in their
+	 * text form
 	 * @throws Exception if the driver cannot be opened or closed
 	 */
 	public static void main(String[] args) throws Exception {

@@ -18,8 +18,8 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  * {@code INSERT}, {@code UPDATE} and {@code DELETE} statement that a connection prepares,
  * counted as it is prepared, whether it then changes a row or not (as a ZooKeeper write
  * that fails is still a write). The lock libraries on PostgreSQL send every statement
- * through {@code JdbcTemplate}, which prepares a statement for each execution. The pool is
- * HikariCP at its defaults, as Spring Boot gives an application one: at most ten
+ * through {@code JdbcTemplate}, which prepares a statement for each execution. The pool
+ * is HikariCP at its defaults, as Spring Boot gives an application one: at most ten
  * connections.
  */
 final class JdbcWrites extends DelegatingDataSource implements AutoCloseable {

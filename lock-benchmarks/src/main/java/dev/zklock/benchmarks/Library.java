@@ -5,14 +5,14 @@ import java.util.Optional;
 
 /**
  * The lock libraries the benchmarks compare, named on the command line {@code curator},
- * {@code spring-integration}, {@code ours-annotation} and {@code ours-template}, the peers
- * on other servers, {@code redisson}, {@code redisson-fsync}, {@code redisson-fenced},
- * {@code redisson-fenced-fsync}, {@code jdbc-registry} and {@code shedlock}, and the
- * physical limits they are measured against in the same run, {@code set-data},
- * {@code queue-node} and {@code fair-local-lock}, each in the scenarios where it is the
- * limit (the local lock also where virtual threads take turns). Where two limits run in
- * one setting, the one declared first here is the setting's limit, which its target
- * refers to, and the other is reported beside it.
+ * {@code spring-integration}, {@code ours-annotation} and {@code ours-template}, the
+ * peers on other servers, {@code redisson}, {@code redisson-fsync},
+ * {@code redisson-fenced}, {@code redisson-fenced-fsync}, {@code jdbc-registry} and
+ * {@code shedlock}, and the physical limits they are measured against in the same run,
+ * {@code set-data}, {@code queue-node} and {@code fair-local-lock}, each in the scenarios
+ * where it is the limit (the local lock also where virtual threads take turns). Where two
+ * limits run in one setting, the one declared first here is the setting's limit, which
+ * its target refers to, and the other is reported beside it.
  */
 enum Library {
 
@@ -37,8 +37,8 @@ enum Library {
 	OURS_TEMPLATE,
 
 	/**
-	 * Redisson's {@code RLock} on a Redis server as Redis ships (RDB snapshots, no
-	 * fsync of each write), see {@link RedissonDriver}.
+	 * Redisson's {@code RLock} on a Redis server as Redis ships (RDB snapshots, no fsync
+	 * of each write), see {@link RedissonDriver}.
 	 */
 	REDISSON,
 
@@ -153,8 +153,8 @@ enum Library {
 	 * Whether the threads of one JVM that wait for the same key wait inside the JVM, with
 	 * one of them at a time in ZooKeeper's queue, rather than each with a node of its own
 	 * in ZooKeeper's queue.
-	 * @return false for the libraries built on Curator's {@code InterProcessMutex}, and for
-	 * Redisson and ShedLock, whose every waiting thread tries the server itself
+	 * @return false for the libraries built on Curator's {@code InterProcessMutex}, and
+	 * for Redisson and ShedLock, whose every waiting thread tries the server itself
 	 */
 	boolean queuesWaitersInTheJvm() {
 		return switch (this) {

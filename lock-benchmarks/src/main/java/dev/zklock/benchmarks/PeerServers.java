@@ -128,7 +128,8 @@ final class PeerServers implements AutoCloseable {
 	private static String registryTable() throws IOException {
 		try (InputStream schema = PeerServers.class.getResourceAsStream(REGISTRY_SCHEMA)) {
 			if (schema == null) {
-				throw new IllegalStateException("Spring Integration's " + REGISTRY_SCHEMA + " is not on the class path");
+				throw new IllegalStateException(
+						"Spring Integration's " + REGISTRY_SCHEMA + " is not on the class path");
 			}
 			Matcher table = Pattern.compile("CREATE TABLE INT_LOCK\\s*\\(.*?\\);", Pattern.DOTALL)
 				.matcher(new String(schema.readAllBytes(), StandardCharsets.UTF_8));

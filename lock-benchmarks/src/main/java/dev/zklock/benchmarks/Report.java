@@ -46,10 +46,7 @@ final class Report {
 		this.servers = servers;
 		this.variants = variants.stream().filter((variant) -> !variant.isLimit()).toList();
 		this.limitNames = variants.stream().filter(Variant::isLimit).map(Variant::name).toList();
-		this.peerNames = variants.stream()
-			.filter((variant) -> variant.library().isPeer())
-			.map(Variant::name)
-			.toList();
+		this.peerNames = variants.stream().filter((variant) -> variant.library().isPeer()).map(Variant::name).toList();
 		this.limits = new LimitRatios(variants, rows);
 		this.capacity = new WriteCapacity(rows);
 		for (ResultRow row : rows) {
@@ -238,8 +235,13 @@ final class Report {
 		return ratioText(ratioToOurs(row));
 	}
 
+	/**
+	 * A ratio as {@code 0.85×}, or a dash when there is none or it is not finite (a
+	 * baseline that completed nothing in a short window).
+	 */
 	private static String ratioText(OptionalDouble ratio) {
-		return ratio.isPresent() ? String.format(Locale.ROOT, "%.2f×", ratio.getAsDouble()) : "–";
+		return (ratio.isPresent() && Double.isFinite(ratio.getAsDouble()))
+				? String.format(Locale.ROOT, "%.2f×", ratio.getAsDouble()) : "–";
 	}
 
 	private String capacityCell(ResultRow row) {

@@ -17,13 +17,14 @@ import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Writes the rows of a run as a JSON array, one object per row with its ratios against raw
- * Curator and against zklock ({@code ours-template}), the limit of its setting and its throughput against the limit's, its
- * throughput against every limit of its setting, its writes per acquisition, the
- * acquisitions per second that the ZooKeeper servers sustain at their write rate, and its
- * further measurements, for tools that compare runs. The write rate is a row of its own,
- * scenario {@code write-rate}, whose throughput is writes per second. Numbers have four
- * decimals; one that is not finite, or not measured, is {@code null}.
+ * Writes the rows of a run as a JSON array, one object per row with its ratios against
+ * raw Curator and against zklock ({@code ours-template}), the limit of its setting and
+ * its throughput against the limit's, its throughput against every limit of its setting,
+ * its writes per acquisition, the acquisitions per second that the ZooKeeper servers
+ * sustain at their write rate, and its further measurements, for tools that compare runs.
+ * The write rate is a row of its own, scenario {@code write-rate}, whose throughput is
+ * writes per second. Numbers have four decimals; one that is not finite, or not measured,
+ * is {@code null}.
  */
 final class ResultsJson {
 
@@ -80,10 +81,9 @@ final class ResultsJson {
 	 */
 	record Row(int servers, String scenario, String setting, int threads, String variant,
 			@Nullable BigDecimal throughput, @Nullable BigDecimal ratioToCurator,
-			@Nullable BigDecimal ratioToOursTemplate, @Nullable String limit,
-			@Nullable BigDecimal throughputToLimit, Map<String, @Nullable BigDecimal> throughputToLimits,
-			@Nullable BigDecimal writesPerAcquisition, @Nullable BigDecimal writeCapacity, String exclusion,
-			List<MetricValue> metrics) {
+			@Nullable BigDecimal ratioToOursTemplate, @Nullable String limit, @Nullable BigDecimal throughputToLimit,
+			Map<String, @Nullable BigDecimal> throughputToLimits, @Nullable BigDecimal writesPerAcquisition,
+			@Nullable BigDecimal writeCapacity, String exclusion, List<MetricValue> metrics) {
 
 		static Row of(ResultRow row, Report report) {
 			LimitRatios limits = report.limits();

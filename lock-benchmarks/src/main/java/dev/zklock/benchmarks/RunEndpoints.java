@@ -89,8 +89,8 @@ record RunEndpoints(String zooKeeper, @Nullable String redis, @Nullable String r
 	 * Reads endpoints from their text form.
 	 * @param text the text form
 	 * @return the endpoints
-	 * @throws IllegalArgumentException if a word is not {@code name=value} of a known name,
-	 * or the ZooKeeper connect string is missing
+	 * @throws IllegalArgumentException if a word is not {@code name=value} of a known
+	 * name, or the ZooKeeper connect string is missing
 	 */
 	static RunEndpoints parse(String text) {
 		Map<String, String> values = new LinkedHashMap<>();

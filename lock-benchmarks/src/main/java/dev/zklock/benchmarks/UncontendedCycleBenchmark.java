@@ -13,8 +13,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * JMH benchmark of the uncontended cycle: one thread acquires and releases the lock of
  * one key, with an empty critical section. {@link JmhCycles} runs it once per variant,
- * each in a fork of its own, against the harness's servers. At the end of a
- * fork, its cycles and the ZooKeeper writes they sent go to the {@link CycleWrites} file.
+ * each in a fork of its own, against the harness's servers. At the end of a fork, its
+ * cycles and the ZooKeeper writes they sent go to the {@link CycleWrites} file.
  */
 @State(Scope.Benchmark)
 public class UncontendedCycleBenchmark {
