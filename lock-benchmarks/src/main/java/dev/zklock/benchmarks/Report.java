@@ -231,8 +231,14 @@ final class Report {
 		return ratioText(ratio(row));
 	}
 
+	/**
+	 * The ratio against zklock, below a tenth as a fraction ({@code 1/90}): the peers
+	 * beside zklock's hand-off on a hot key.
+	 */
 	private String ratioToOursText(ResultRow row) {
-		return ratioText(ratioToOurs(row));
+		OptionalDouble ratio = ratioToOurs(row);
+		return (ratio.isPresent() && Double.isFinite(ratio.getAsDouble())) ? LimitRatios.ratio(ratio.getAsDouble())
+				: "–";
 	}
 
 	/**
