@@ -11,11 +11,12 @@ import org.apache.curator.framework.CuratorFramework;
 
 /**
  * Compares zklock with raw Curator and Spring Integration, and with the physical limits,
- * on one ZooKeeper server or an ensemble, in one run: starts the servers in JVMs of their
- * own, runs the uncontended cycle through JMH, measures the servers' write rate, runs the
- * other scenarios in worker JVMs, then prints a Markdown report and writes
- * {@code results.json}, {@code results.md} and, when asked, the hot-key chart.
- * {@code --help} lists the options.
+ * on one ZooKeeper server or an ensemble, and with the peers that lock on Redis or
+ * PostgreSQL, in one run: starts the servers in processes of their own (the peers' only
+ * when a selected variant needs them), runs the uncontended cycle through JMH, measures
+ * the servers' write rate, runs the other scenarios in worker JVMs, then prints a
+ * Markdown report and writes {@code results.json}, {@code results.md} and, when asked,
+ * the hot-key chart. {@code --help} lists the options.
  */
 public final class BenchmarkHarness {
 
@@ -67,11 +68,16 @@ public final class BenchmarkHarness {
 		Path output = Files.createDirectories(options.output());
 		List<ResultRow> rows = new ArrayList<>();
 		try (BenchmarkServers servers = BenchmarkServers.startServing(output.resolve("zookeeper"), options.ensemble(),
-				options.serverSettings(), Duration.ofSeconds(60))) {
+				options.serverSettings(), Duration.ofSeconds(60));
+				PeerServers peers = PeerServers.start(output, options.variants())) {
 			System.out.println(servers.describe() + "; logs in " + output);
+			if (!peers.describe().isEmpty()) {
+				System.out.println(peers.describe());
+			}
+			RunEndpoints endpoints = peers.endpoints(servers.connectString());
 			if (options.scenarios().contains(Scenario.UNCONTENDED)) {
 				System.out.println("JMH: uncontended cycle (logs: jmh-round-N.log in " + output + ")");
-				new JmhCycles(options, servers.connectString()).run().forEach((row) -> report(row, rows));
+				new JmhCycles(options, endpoints).run().forEach((row) -> report(row, rows));
 			}
 			if (options.scenarios().contains(Scenario.WRITE_RATE)) {
 				System.out.println("Write rate: " + WriteRateMeasurement.setting() + " (set-data's variants)");
@@ -82,8 +88,8 @@ public final class BenchmarkHarness {
 			}
 			if (options.runsWorkers()) {
 				try (CuratorFramework client = CuratorConnections.open(servers.connectString());
-						ScenarioRunner runner = ScenarioRunner.start(options, servers.connectString(),
-								new NodeCensus(client), output.resolve("workers"))) {
+						ScenarioRunner runner = ScenarioRunner.start(options, endpoints, new NodeCensus(client),
+								output.resolve("workers"))) {
 					runner.run((row) -> report(row, rows));
 				}
 			}

@@ -13,10 +13,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The command line of a benchmark run. The defaults run every scenario for the four
- * built-in variants and the three limits in about ten minutes on two cores.
+ * built-in variants on ZooKeeper and the three limits in about ten minutes on two cores;
+ * the peers on other servers run when named.
  *
  * @param scenarios the scenarios to run
- * @param variants the variants to compare, the baseline and the limits included
+ * @param variants the variants to compare, the baseline, the peers and the limits
+ * included
  * @param seconds how long each variant is measured in each fixed-keys setting, all rounds
  * together
  * @param warmup how long each round warms up before measuring
@@ -49,10 +51,16 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			                             set-data), hot-key, two-jvms, sixteen-keys, many-keys,
 			                             virtual-threads (Java 21 or later: skipped before)
 			  --library a,b              curator, spring-integration, ours-annotation, ours-template,
-			                             and the limits set-data (uncontended cycle, write
-			                             rate), queue-node, the protocol floor (uncontended
-			                             cycle), and fair-local-lock (hot-key scenarios);
-			                             default all; curator is the baseline of the ratios
+			                             the limits set-data (uncontended cycle, write rate),
+			                             queue-node, the protocol floor (uncontended cycle),
+			                             and fair-local-lock (hot-key scenarios); default all
+			                             these; curator is the baseline of the ratios, and
+			                             ours-template of the ratios to the peers, which run
+			                             only when named: redisson, redisson-fenced (on Redis
+			                             as it ships), redisson-fsync, redisson-fenced-fsync
+			                             (on Redis with appendfsync always), jdbc-registry
+			                             and shedlock (on PostgreSQL); the harness starts
+			                             their servers
 			  --variant name=lib:p=v,... one more variant, such as
 			                             ours-no-handoff=ours-template:distributed-lock.hand-off.enabled=false
 			  --seconds 10               measured seconds of each variant in each timed setting
@@ -91,7 +99,10 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 	 */
 	static BenchmarkOptions parse(String... args) {
 		Set<Scenario> scenarios = EnumSet.allOf(Scenario.class);
-		List<Variant> variants = Arrays.stream(Library.values()).map(Variant::of).toList();
+		List<Variant> variants = Arrays.stream(Library.values())
+			.filter((library) -> !library.isPeer())
+			.map(Variant::of)
+			.toList();
 		List<Variant> extraVariants = new ArrayList<>();
 		Duration seconds = Duration.ofSeconds(10);
 		Duration warmup = Duration.ofSeconds(2);

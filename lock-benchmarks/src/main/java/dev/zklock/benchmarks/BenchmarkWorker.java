@@ -31,14 +31,15 @@ public final class BenchmarkWorker {
 
 	/**
 	 * Runs a worker.
-	 * @param args the variant's text form and the ZooKeeper connect string
+	 * @param args the variant's text form and the run's {@link RunEndpoints} in their
+	 * text form
 	 * @throws Exception if the driver cannot be opened or closed
 	 */
 	public static void main(String[] args) throws Exception {
 		Variant variant = Variant.parse(args[0]);
 		PrintStream out = System.out;
 		BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-		try (LockDriver driver = variant.open(args[1])) {
+		try (LockDriver driver = variant.open(RunEndpoints.parse(args[1]))) {
 			out.println(PREFIX + READY);
 			String command;
 			while ((command = commands.readLine()) != null && !command.equals(QUIT)) {

@@ -31,17 +31,17 @@ import org.openjdk.jmh.util.ListStatistics;
  * and compiling the code that the others then share (the ZooKeeper client, Curator, and
  * for the annotation the template's whole path). JMH's own report goes to
  * {@code jmh-round-N.log} and {@code jmh-round-N.json} in the output directory, the
- * forks' counts of ZooKeeper writes to {@code jmh-writes.txt}.
+ * forks' counts of writes to {@code jmh-writes.txt}.
  */
 final class JmhCycles {
 
 	private final BenchmarkOptions options;
 
-	private final String connectString;
+	private final RunEndpoints endpoints;
 
-	JmhCycles(BenchmarkOptions options, String connectString) {
+	JmhCycles(BenchmarkOptions options, RunEndpoints endpoints) {
 		this.options = options;
-		this.connectString = connectString;
+		this.endpoints = endpoints;
 	}
 
 	/**
@@ -88,7 +88,7 @@ final class JmhCycles {
 		Path output = this.options.output();
 		return new OptionsBuilder().include(Pattern.quote(UncontendedCycleBenchmark.class.getName()) + ".cycle")
 			.param("variant", variants.toArray(String[]::new))
-			.param("connectString", this.connectString)
+			.param("endpoints", this.endpoints.toText())
 			.param("writesFile", writesFile().toString())
 			.mode(Mode.AverageTime)
 			.timeUnit(TimeUnit.MICROSECONDS)

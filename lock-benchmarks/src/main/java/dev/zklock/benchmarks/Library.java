@@ -1,15 +1,18 @@
 package dev.zklock.benchmarks;
 
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The lock libraries the benchmarks compare, named on the command line {@code curator},
- * {@code spring-integration}, {@code ours-annotation} and {@code ours-template}, and the
- * physical limits they are measured against in the same run, {@code set-data},
- * {@code queue-node} and {@code fair-local-lock}, each in the scenarios where it is the
- * limit (the local lock also where virtual threads take turns). Where two limits run in
- * one setting, the one declared first here is the setting's limit, which its target
- * refers to, and the other is reported beside it.
+ * {@code spring-integration}, {@code ours-annotation} and {@code ours-template}, the
+ * peers on other servers, {@code redisson}, {@code redisson-fsync},
+ * {@code redisson-fenced}, {@code redisson-fenced-fsync}, {@code jdbc-registry} and
+ * {@code shedlock}, and the physical limits they are measured against in the same run,
+ * {@code set-data}, {@code queue-node} and {@code fair-local-lock}, each in the scenarios
+ * where it is the limit (the local lock also where virtual threads take turns). Where two
+ * limits run in one setting, the one declared first here is the setting's limit, which
+ * its target refers to, and the other is reported beside it.
  */
 enum Library {
 
@@ -32,6 +35,42 @@ enum Library {
 	 * zklock through {@code LockTemplate}.
 	 */
 	OURS_TEMPLATE,
+
+	/**
+	 * Redisson's {@code RLock} on a Redis server as Redis ships (RDB snapshots, no fsync
+	 * of each write), see {@link RedissonDriver}.
+	 */
+	REDISSON,
+
+	/**
+	 * Redisson's {@code RLock} on a Redis server that fsyncs every write before it
+	 * replies ({@code appendonly yes}, {@code appendfsync always}), as ZooKeeper fsyncs
+	 * its transaction log.
+	 */
+	REDISSON_FSYNC,
+
+	/**
+	 * Redisson's {@code RFencedLock}, a token per acquisition, on a Redis server as Redis
+	 * ships.
+	 */
+	REDISSON_FENCED,
+
+	/**
+	 * Redisson's {@code RFencedLock} on a Redis server that fsyncs every write.
+	 */
+	REDISSON_FENCED_FSYNC,
+
+	/**
+	 * Spring Integration's {@code JdbcLockRegistry} on PostgreSQL, see
+	 * {@link JdbcRegistryDriver}.
+	 */
+	JDBC_REGISTRY,
+
+	/**
+	 * ShedLock's {@code JdbcTemplateLockProvider} on PostgreSQL, a lock that skips when
+	 * taken, retried until the wait time, see {@link ShedLockDriver}.
+	 */
+	SHEDLOCK,
 
 	/**
 	 * The limit of the uncontended cycle: one synchronous ZooKeeper {@code setData}, one
@@ -65,6 +104,28 @@ enum Library {
 	}
 
 	/**
+	 * The server of another kind than ZooKeeper that the library locks on.
+	 * @return the server, or empty for the libraries on ZooKeeper and the limits
+	 */
+	Optional<PeerServer> peerServer() {
+		return Optional.ofNullable(switch (this) {
+			case REDISSON, REDISSON_FENCED -> PeerServer.REDIS;
+			case REDISSON_FSYNC, REDISSON_FENCED_FSYNC -> PeerServer.REDIS_FSYNC;
+			case JDBC_REGISTRY, SHEDLOCK -> PeerServer.POSTGRESQL;
+			default -> null;
+		});
+	}
+
+	/**
+	 * Whether the library is a peer on a server of another kind than ZooKeeper: a peer
+	 * runs only when named on the command line.
+	 * @return whether it is a peer
+	 */
+	boolean isPeer() {
+		return peerServer().isPresent();
+	}
+
+	/**
 	 * Whether this is a physical limit rather than a lock library.
 	 * @return whether it is a limit
 	 */
@@ -92,10 +153,16 @@ enum Library {
 	 * Whether the threads of one JVM that wait for the same key wait inside the JVM, with
 	 * one of them at a time in ZooKeeper's queue, rather than each with a node of its own
 	 * in ZooKeeper's queue.
-	 * @return false for the libraries built on Curator's {@code InterProcessMutex}
+	 * @return false for the libraries built on Curator's {@code InterProcessMutex}, and
+	 * for Redisson and ShedLock, whose every waiting thread tries the server itself
 	 */
 	boolean queuesWaitersInTheJvm() {
-		return this != CURATOR && this != SPRING_INTEGRATION;
+		return switch (this) {
+			case CURATOR, SPRING_INTEGRATION, REDISSON, REDISSON_FSYNC, REDISSON_FENCED, REDISSON_FENCED_FSYNC,
+					SHEDLOCK ->
+				false;
+			default -> true;
+		};
 	}
 
 	/**
@@ -107,18 +174,26 @@ enum Library {
 	}
 
 	/**
-	 * Connects the library to ZooKeeper.
-	 * @param connectString the ZooKeeper connect string
-	 * @param rootPath the node under which the library creates its locks
+	 * Connects the library to its server.
+	 * @param endpoints the servers of the run
+	 * @param rootPath the node under which the library creates its locks, for a peer the
+	 * prefix of its lock names
 	 * @param properties properties of a configurable library
 	 * @return the connected driver
 	 */
-	LockDriver open(String connectString, String rootPath, Map<String, String> properties) {
+	LockDriver open(RunEndpoints endpoints, String rootPath, Map<String, String> properties) {
+		String connectString = endpoints.zooKeeper();
 		return switch (this) {
 			case CURATOR -> new CuratorDriver(connectString, rootPath);
 			case SPRING_INTEGRATION -> new SpringIntegrationDriver(connectString, rootPath);
 			case OURS_ANNOTATION -> ZkLockDriver.annotation(connectString, rootPath, properties);
 			case OURS_TEMPLATE -> ZkLockDriver.template(connectString, rootPath, properties);
+			case REDISSON -> RedissonDriver.lock(endpoints.redisAddress(false), rootPath);
+			case REDISSON_FSYNC -> RedissonDriver.lock(endpoints.redisAddress(true), rootPath);
+			case REDISSON_FENCED -> RedissonDriver.fencedLock(endpoints.redisAddress(false), rootPath);
+			case REDISSON_FENCED_FSYNC -> RedissonDriver.fencedLock(endpoints.redisAddress(true), rootPath);
+			case JDBC_REGISTRY -> new JdbcRegistryDriver(endpoints.postgresqlUrl(), rootPath);
+			case SHEDLOCK -> new ShedLockDriver(endpoints.postgresqlUrl(), rootPath);
 			case SET_DATA -> new SetDataDriver(connectString, rootPath);
 			case QUEUE_NODE -> new QueueNodeDriver(connectString, rootPath);
 			case FAIR_LOCAL_LOCK -> new FairLocalLockDriver();

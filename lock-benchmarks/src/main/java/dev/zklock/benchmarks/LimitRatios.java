@@ -206,9 +206,11 @@ final class LimitRatios {
 
 	/**
 	 * A ratio as {@code 0.85×}, or below a tenth as a fraction, {@code 1/65}, so that the
-	 * small ratios against a local lock stay readable.
+	 * small ratios against a local lock, or against zklock's hand-off, stay readable.
+	 * @param value the ratio
+	 * @return the text
 	 */
-	private static String ratio(double value) {
+	static String ratio(double value) {
 		if (value == 0) {
 			return "0";
 		}

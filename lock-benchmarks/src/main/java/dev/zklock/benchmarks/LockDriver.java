@@ -22,8 +22,10 @@ interface LockDriver extends AutoCloseable {
 	void withLock(String key, Runnable work) throws Exception;
 
 	/**
-	 * The ZooKeeper writes (creates, deletes, setData and multi-operation transactions)
-	 * that the driver's client has sent since it was opened, counted as they are sent.
+	 * The writes that the driver's client has sent to its server since it was opened,
+	 * counted as they are sent: to ZooKeeper creates, deletes, setData and
+	 * multi-operation transactions, to Redis Lua script calls, to PostgreSQL
+	 * {@code INSERT}, {@code UPDATE} and {@code DELETE} statements.
 	 * @return the count
 	 */
 	long writes();

@@ -12,14 +12,19 @@ import java.util.stream.Collectors;
 
 /**
  * The rows of a run as Markdown: a table of throughput and ratio against raw Curator with
- * a column per variant and one for the limit of each setting, one of ZooKeeper writes per
+ * a column per variant and one for the limit of each setting, when peers ran one of the
+ * ratios against zklock ({@code ours-template}) in the same layout, one of writes per
  * acquisition in the same layout, a table of every row with its further measurements, the
  * {@link LimitRatios ratios against the limits}, and last the {@link WriteCapacity
- * capacity} of the servers in the same layout.
+ * capacity} of the ZooKeeper servers in the same layout.
  */
 final class Report {
 
+	private static final String OURS = Variant.of(Library.OURS_TEMPLATE).name();
+
 	private final List<Variant> variants;
+
+	private final List<String> peerNames;
 
 	private final List<String> limitNames;
 
@@ -41,6 +46,7 @@ final class Report {
 		this.servers = servers;
 		this.variants = variants.stream().filter((variant) -> !variant.isLimit()).toList();
 		this.limitNames = variants.stream().filter(Variant::isLimit).map(Variant::name).toList();
+		this.peerNames = variants.stream().filter((variant) -> variant.library().isPeer()).map(Variant::name).toList();
 		this.limits = new LimitRatios(variants, rows);
 		this.capacity = new WriteCapacity(rows);
 		for (ResultRow row : rows) {
@@ -55,11 +61,36 @@ final class Report {
 	 * @return the ratio, or empty when Curator did not run
 	 */
 	OptionalDouble ratio(ResultRow row) {
+		return ratio(row, Variant.of(Library.CURATOR).name());
+	}
+
+	/**
+	 * The throughput of the row against zklock's through {@code LockTemplate} in the same
+	 * setting.
+	 * @param row a row of this report
+	 * @return the ratio, or empty when {@code ours-template} did not run
+	 */
+	OptionalDouble ratioToOurs(ResultRow row) {
+		return ratio(row, OURS);
+	}
+
+	private OptionalDouble ratio(ResultRow row, String baselineName) {
 		return this.settings.get(row.scenario().title() + " | " + row.setting())
 			.stream()
-			.filter((candidate) -> candidate.variant().equals(Variant.of(Library.CURATOR).name()))
+			.filter((candidate) -> candidate.variant().equals(baselineName))
 			.mapToDouble((baseline) -> row.throughput() / baseline.throughput())
 			.findFirst();
+	}
+
+	/**
+	 * The acquisitions per second that the ZooKeeper servers sustain in a row's variant
+	 * and setting, if their writes are the bottleneck.
+	 * @param row a row of this report
+	 * @return the capacity, or empty as {@link WriteCapacity#of(ResultRow)} says, and for
+	 * a peer, which does not write to ZooKeeper
+	 */
+	OptionalDouble capacityOf(ResultRow row) {
+		return this.peerNames.contains(row.variant()) ? OptionalDouble.empty() : this.capacity.of(row);
 	}
 
 	/**
@@ -98,11 +129,22 @@ final class Report {
 			.append("run.\n\n");
 		appendByVariant(text, (scenario) -> true, (row) -> throughput(row) + " (" + ratioText(row) + ")",
 				Report::throughput);
-		text.append("\nZooKeeper writes per acquisition, counted at each variant's client, warm-up included.\n\n");
+		if (!this.peerNames.isEmpty() && this.variants.stream().anyMatch((variant) -> variant.name().equals(OURS))) {
+			text.append("\nThroughput against zklock (").append(OURS).append(") in the same run.\n\n");
+			appendByVariant(text, (scenario) -> !scenario.measuresServers(), this::ratioToOursText,
+					this::ratioToOursText);
+		}
+		text.append("\nWrites per acquisition, counted at each variant's client as it sends them, warm-up included: ")
+			.append("on ZooKeeper its creates, deletes, setData and multi-operation transactions; on Redis the Lua ")
+			.append("script calls (EVAL, EVALSHA), each an atomic change (Redisson's locks change Redis only through ")
+			.append("scripts, the release's publish included); on PostgreSQL the INSERT, UPDATE and DELETE statements, ")
+			.append("whether they changed a row or not (the JDBC registry's UPDATE and INSERT of one try share a ")
+			.append("transaction; ShedLock's every failed try is a statement).\n\n");
 		appendByVariant(text, (scenario) -> true, Report::writesText, Report::writesText);
-		text.append("\n| scenario | setting | variant | acquisitions/s | × curator | writes/acquisition | exclusion "
-				+ "| measurements |\n")
-			.append("|---|---|---|--:|--:|--:|---|---|\n");
+		text.append("\n| scenario | setting | variant | acquisitions/s | × curator | × ")
+			.append(OURS)
+			.append(" | writes/acquisition | exclusion | measurements |\n")
+			.append("|---|---|---|--:|--:|--:|--:|---|---|\n");
 		this.settings.forEach((setting,
 				rows) -> rows.forEach((row) -> text.append("| ")
 					.append(setting)
@@ -112,6 +154,8 @@ final class Report {
 					.append(throughput(row))
 					.append(" | ")
 					.append(ratioText(row))
+					.append(" | ")
+					.append(ratioToOursText(row))
 					.append(" | ")
 					.append(writesText(row))
 					.append(" | ")
@@ -123,7 +167,7 @@ final class Report {
 		text.append('\n').append(this.capacity.introduction(this.servers));
 		if (this.capacity.isMeasured()) {
 			text.append('\n');
-			appendByVariant(text, (scenario) -> !scenario.measuresServers(), this.capacity::cell, this.capacity::cell);
+			appendByVariant(text, (scenario) -> !scenario.measuresServers(), this::capacityCell, this.capacity::cell);
 		}
 		return text.toString();
 	}
@@ -184,8 +228,30 @@ final class Report {
 	}
 
 	private String ratioText(ResultRow row) {
-		OptionalDouble ratio = ratio(row);
-		return ratio.isPresent() ? String.format(Locale.ROOT, "%.2f×", ratio.getAsDouble()) : "–";
+		return ratioText(ratio(row));
+	}
+
+	/**
+	 * The ratio against zklock, below a tenth as a fraction ({@code 1/90}): the peers
+	 * beside zklock's hand-off on a hot key.
+	 */
+	private String ratioToOursText(ResultRow row) {
+		OptionalDouble ratio = ratioToOurs(row);
+		return (ratio.isPresent() && Double.isFinite(ratio.getAsDouble())) ? LimitRatios.ratio(ratio.getAsDouble())
+				: "–";
+	}
+
+	/**
+	 * A ratio as {@code 0.85×}, or a dash when there is none or it is not finite (a
+	 * baseline that completed nothing in a short window).
+	 */
+	private static String ratioText(OptionalDouble ratio) {
+		return (ratio.isPresent() && Double.isFinite(ratio.getAsDouble()))
+				? String.format(Locale.ROOT, "%.2f×", ratio.getAsDouble()) : "–";
+	}
+
+	private String capacityCell(ResultRow row) {
+		return this.peerNames.contains(row.variant()) ? "– (not ZooKeeper)" : this.capacity.cell(row);
 	}
 
 	private static String exclusionText(ResultRow row) {

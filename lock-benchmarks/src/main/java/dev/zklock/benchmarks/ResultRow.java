@@ -11,8 +11,8 @@ import java.util.OptionalDouble;
  * @param threads the locking threads in all JVMs together
  * @param variant the variant's name
  * @param throughput acquisitions per second, all JVMs together
- * @param writesPerAcquisition the ZooKeeper writes the variant's clients sent per
- * acquisition, warm-up included
+ * @param writesPerAcquisition the writes the variant's clients sent to its server per
+ * acquisition, warm-up included (see {@link LockDriver#writes()})
  * @param exclusion whether mutual exclusion held, as far as the scenario checks it
  * @param metrics further measurements
  */

@@ -17,13 +17,14 @@ import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Writes the rows of a run as a JSON array, one object per row with its ratio against raw
- * Curator, the limit of its setting and its throughput against the limit's, its
- * throughput against every limit of its setting, its ZooKeeper writes per acquisition,
- * the acquisitions per second that the servers sustain at their write rate, and its
- * further measurements, for tools that compare runs. The write rate is a row of its own,
- * scenario {@code write-rate}, whose throughput is writes per second. Numbers have four
- * decimals; one that is not finite, or not measured, is {@code null}.
+ * Writes the rows of a run as a JSON array, one object per row with its ratios against
+ * raw Curator and against zklock ({@code ours-template}), the limit of its setting and
+ * its throughput against the limit's, its throughput against every limit of its setting,
+ * its writes per acquisition, the acquisitions per second that the ZooKeeper servers
+ * sustain at their write rate, and its further measurements, for tools that compare runs.
+ * The write rate is a row of its own, scenario {@code write-rate}, whose throughput is
+ * writes per second. Numbers have four decimals; one that is not finite, or not measured,
+ * is {@code null}.
  */
 final class ResultsJson {
 
@@ -65,21 +66,24 @@ final class ResultsJson {
 	 * @param variant the variant's name
 	 * @param throughput acquisitions per second (writes per second for the write rate)
 	 * @param ratioToCurator the throughput against raw Curator's in the same setting
+	 * @param ratioToOursTemplate the throughput against zklock's through
+	 * {@code LockTemplate} in the same setting
 	 * @param limit the name of the limit of the setting
 	 * @param throughputToLimit the throughput against the limit's
 	 * @param throughputToLimits the throughput against each limit of the setting, by name
-	 * @param writesPerAcquisition the ZooKeeper writes per acquisition
-	 * @param writeCapacity the acquisitions per second that the servers sustain at their
-	 * write rate
+	 * @param writesPerAcquisition the writes per acquisition, as the variant's server
+	 * counts them (see {@link Report})
+	 * @param writeCapacity the acquisitions per second that the ZooKeeper servers sustain
+	 * at their write rate; none for a peer
 	 * @param exclusion whether mutual exclusion held: {@code held}, {@code violated} or
 	 * {@code not_checked}
 	 * @param metrics the further measurements
 	 */
 	record Row(int servers, String scenario, String setting, int threads, String variant,
-			@Nullable BigDecimal throughput, @Nullable BigDecimal ratioToCurator, @Nullable String limit,
-			@Nullable BigDecimal throughputToLimit, Map<String, @Nullable BigDecimal> throughputToLimits,
-			@Nullable BigDecimal writesPerAcquisition, @Nullable BigDecimal writeCapacity, String exclusion,
-			List<MetricValue> metrics) {
+			@Nullable BigDecimal throughput, @Nullable BigDecimal ratioToCurator,
+			@Nullable BigDecimal ratioToOursTemplate, @Nullable String limit, @Nullable BigDecimal throughputToLimit,
+			Map<String, @Nullable BigDecimal> throughputToLimits, @Nullable BigDecimal writesPerAcquisition,
+			@Nullable BigDecimal writeCapacity, String exclusion, List<MetricValue> metrics) {
 
 		static Row of(ResultRow row, Report report) {
 			LimitRatios limits = report.limits();
@@ -88,9 +92,9 @@ final class ResultsJson {
 				toLimits.put(limit.variant(), number(row.throughput() / limit.throughput()));
 			}
 			return new Row(report.servers(), row.scenario().id(), row.setting(), row.threads(), row.variant(),
-					number(row.throughput()), number(report.ratio(row)),
+					number(row.throughput()), number(report.ratio(row)), number(report.ratioToOurs(row)),
 					limits.limitOf(row).map(ResultRow::variant).orElse(null), number(limits.throughputToLimit(row)),
-					toLimits, number(row.writesPerAcquisition()), number(report.capacity().of(row)),
+					toLimits, number(row.writesPerAcquisition()), number(report.capacityOf(row)),
 					row.exclusion().name().toLowerCase(Locale.ROOT),
 					row.metrics().stream().map(MetricValue::of).toList());
 		}

@@ -47,20 +47,20 @@ final class ScenarioRunner implements AutoCloseable {
 	/**
 	 * Starts the workers of every variant and waits until they are connected.
 	 * @param options the run's options
-	 * @param connectString the ZooKeeper connect string
+	 * @param endpoints the servers of the run
 	 * @param census the harness's view of the server's nodes
 	 * @param directory where the workers' logs and the exclusion probes go
 	 * @return the runner
 	 * @throws Exception if a worker does not start
 	 */
-	static ScenarioRunner start(BenchmarkOptions options, String connectString, NodeCensus census, Path directory)
+	static ScenarioRunner start(BenchmarkOptions options, RunEndpoints endpoints, NodeCensus census, Path directory)
 			throws Exception {
 		ScenarioRunner runner = new ScenarioRunner(options, census, Files.createDirectories(directory));
 		try {
 			for (Variant variant : options.variants()) {
 				List<WorkerProcess> started = new ArrayList<>();
 				for (int i = 1; i <= jvmsOf(variant, options.scenarios()); i++) {
-					started.add(WorkerProcess.start(variant.name() + "-" + i, variant, connectString,
+					started.add(WorkerProcess.start(variant.name() + "-" + i, variant, endpoints,
 							options.workerJvmOptions(), directory));
 				}
 				if (!started.isEmpty()) {
@@ -205,8 +205,8 @@ final class ScenarioRunner implements AutoCloseable {
 	}
 
 	/**
-	 * Runs a distinct-keys setting for every variant, one after the other, each followed
-	 * by the census of the nodes it left.
+	 * Runs a distinct-keys setting for every variant, one after the other, each on
+	 * ZooKeeper followed by the census of the nodes it left.
 	 */
 	private void runDistinctKeys(Scenario scenario, int threads, int keys, boolean virtual,
 			Consumer<ResultRow> progress) throws Exception {
@@ -217,12 +217,14 @@ final class ScenarioRunner implements AutoCloseable {
 			DistinctKeysLoad load = new DistinctKeysLoad(threads, keys, virtual, this.directory);
 			worker.send(load);
 			WorkerResult result = worker.awaitResult(load.timeLimit().plusMinutes(1));
-			Reaping reaping = this.census.awaitReaping(variant.rootPath(), this.options.reapWait());
 			List<Metric> metrics = new ArrayList<>(
-					List.of(new Metric("heap growth", result.heapGrowthBytes() / 1048576.0, "MB"),
-							new Metric("nodes after run", reaping.before(), ""),
-							new Metric("nodes after reaping", reaping.after(), ""),
-							new Metric("reaping took", reaping.waited().toMillis() / 1000.0, "s")));
+					List.of(new Metric("heap growth", result.heapGrowthBytes() / 1048576.0, "MB")));
+			if (!variant.library().isPeer()) {
+				Reaping reaping = this.census.awaitReaping(variant.rootPath(), this.options.reapWait());
+				metrics.addAll(List.of(new Metric("nodes after run", reaping.before(), ""),
+						new Metric("nodes after reaping", reaping.after(), ""),
+						new Metric("reaping took", reaping.waited().toMillis() / 1000.0, "s")));
+			}
 			if (result.allocatedBytes() != null) {
 				metrics.add(new Metric(FixedKeysMeasurement.ALLOCATED,
 						(double) result.allocatedBytes() / result.total(), "bytes/acquisition"));

@@ -13,8 +13,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * JMH benchmark of the uncontended cycle: one thread acquires and releases the lock of
  * one key, with an empty critical section. {@link JmhCycles} runs it once per variant,
- * each in a fork of its own, against the harness's ZooKeeper server. At the end of a
- * fork, its cycles and the ZooKeeper writes they sent go to the {@link CycleWrites} file.
+ * each in a fork of its own, against the harness's servers. At the end of a fork, its
+ * cycles and the ZooKeeper writes they sent go to the {@link CycleWrites} file.
  */
 @State(Scope.Benchmark)
 public class UncontendedCycleBenchmark {
@@ -26,10 +26,10 @@ public class UncontendedCycleBenchmark {
 	public String variant;
 
 	/**
-	 * The ZooKeeper connect string.
+	 * The servers of the run, in the text form of {@link RunEndpoints}.
 	 */
-	@Param("127.0.0.1:2181")
-	public String connectString;
+	@Param("zookeeper=127.0.0.1:2181")
+	public String endpoints;
 
 	/**
 	 * Where the fork adds its count of cycles and writes; empty for nowhere.
@@ -49,7 +49,7 @@ public class UncontendedCycleBenchmark {
 	 */
 	@Setup
 	public void connect() {
-		this.driver = Variant.parse(this.variant).open(this.connectString);
+		this.driver = Variant.parse(this.variant).open(RunEndpoints.parse(this.endpoints));
 	}
 
 	/**

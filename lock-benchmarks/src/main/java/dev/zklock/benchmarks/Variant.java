@@ -102,8 +102,8 @@ record Variant(String name, Library library, Map<String, String> properties) {
 		return this.library.runsIn(scenario);
 	}
 
-	LockDriver open(String connectString) {
-		return this.library.open(connectString, rootPath(), this.properties);
+	LockDriver open(RunEndpoints endpoints) {
+		return this.library.open(endpoints, rootPath(), this.properties);
 	}
 
 }

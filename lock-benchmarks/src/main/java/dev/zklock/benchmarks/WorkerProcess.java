@@ -45,20 +45,20 @@ final class WorkerProcess implements AutoCloseable {
 	 * Starts a worker; it is ready once {@link #awaitReady(Duration)} returns.
 	 * @param name the worker's name, which also names its log file
 	 * @param variant the variant it runs
-	 * @param connectString the ZooKeeper connect string
+	 * @param endpoints the servers of the run
 	 * @param jvmOptions the options of its JVM
 	 * @param directory where its log file goes
 	 * @return the started worker
 	 * @throws IOException if its log file cannot be written
 	 */
-	static WorkerProcess start(String name, Variant variant, String connectString, List<String> jvmOptions,
+	static WorkerProcess start(String name, Variant variant, RunEndpoints endpoints, List<String> jvmOptions,
 			Path directory) throws IOException {
 		Path log = directory.resolve(name + ".log");
 		Output output = new Output(Files.newBufferedWriter(log));
 		JvmProcess process = JvmProcess.start("worker " + name,
 				JavaCommand.mainClass(BenchmarkWorker.class.getName())
 					.jvmOptions(jvmOptions)
-					.arguments(variant.toText(), connectString),
+					.arguments(variant.toText(), endpoints.toText()),
 				output);
 		return new WorkerProcess(name, log, output.answers, process);
 	}

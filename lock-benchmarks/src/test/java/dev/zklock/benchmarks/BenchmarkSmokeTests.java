@@ -17,10 +17,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Runs every scenario for every library and limit at tiny sizes against a real ZooKeeper
- * server process, and checks that the harness measured each, saw exclusion hold, counted
- * the writes, and wrote its results and chart. JMH runs inside the test's JVM, with
- * iterations of a tenth of a second, since forks would take too long to start.
+ * Runs every scenario for every library on ZooKeeper and every limit at tiny sizes
+ * against a real ZooKeeper server process ({@link PeerBenchmarkSmokeTests} runs the peers
+ * on other servers), and checks that the harness measured each, saw exclusion hold,
+ * counted the writes, and wrote its results and chart. JMH runs inside the test's JVM,
+ * with iterations of a tenth of a second, since forks would take too long to start.
  */
 class BenchmarkSmokeTests {
 

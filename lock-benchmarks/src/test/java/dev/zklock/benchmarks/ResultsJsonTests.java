@@ -36,8 +36,8 @@ class ResultsJsonTests {
 		assertThat(json)
 			.isEqualTo(JsonMapper.shared().readTree(getClass().getResourceAsStream("results-of-four-rows.json")));
 		assertThat(json.get(0).propertyNames()).containsExactly("servers", "scenario", "setting", "threads", "variant",
-				"throughput", "ratioToCurator", "limit", "throughputToLimit", "throughputToLimits",
-				"writesPerAcquisition", "writeCapacity", "exclusion", "metrics");
+				"throughput", "ratioToCurator", "ratioToOursTemplate", "limit", "throughputToLimit",
+				"throughputToLimits", "writesPerAcquisition", "writeCapacity", "exclusion", "metrics");
 	}
 
 	@Test
@@ -46,6 +46,7 @@ class ResultsJsonTests {
 		JsonNode row = write(rows, new Report(VARIANTS, 1, rows)).get(0);
 		assertThat(row.get("writesPerAcquisition").isNull()).isTrue();
 		assertThat(row.get("ratioToCurator").isNull()).isTrue();
+		assertThat(row.get("ratioToOursTemplate").doubleValue()).isEqualTo(1.0);
 		assertThat(row.get("throughput").doubleValue()).isEqualTo(1000);
 	}
 

@@ -54,6 +54,19 @@ class VariantTests {
 	}
 
 	@Test
+	void thePeersRunOnlyWhenNamedAndEachOnItsServer() {
+		assertThat(BenchmarkOptions.parse().variants()).extracting(Variant::library)
+			.noneMatch(Library::isPeer)
+			.contains(Library.OURS_TEMPLATE, Library.CURATOR);
+		assertThat(Variant.parse("redisson-fenced-fsync").library().peerServer()).contains(PeerServer.REDIS_FSYNC);
+		assertThat(Variant.parse("shedlock").library().peerServer()).contains(PeerServer.POSTGRESQL);
+		assertThat(Scenario.values()).filteredOn(Library.JDBC_REGISTRY::runsIn)
+			.containsExactly(Scenario.UNCONTENDED, Scenario.HOT_KEY, Scenario.TWO_JVMS, Scenario.SIXTEEN_KEYS,
+					Scenario.MANY_KEYS, Scenario.VIRTUAL_THREADS);
+		assertThat(Library.REDISSON.isConfigurable()).isFalse();
+	}
+
+	@Test
 	void propertiesOfAnotherLibraryAreRejected() {
 		assertThatIllegalArgumentException().isThrownBy(() -> Variant.parse("tuned=curator:retries=3"))
 			.withMessageContaining("only zklock");
@@ -61,8 +74,8 @@ class VariantTests {
 
 	@Test
 	void anUnknownLibraryIsRejectedWithTheKnownOnes() {
-		assertThatIllegalArgumentException().isThrownBy(() -> Variant.parse("redisson"))
-			.withMessageContaining("curator, spring-integration, ours-annotation, ours-template");
+		assertThatIllegalArgumentException().isThrownBy(() -> Variant.parse("hazelcast"))
+			.withMessageContaining("curator, spring-integration, ours-annotation, ours-template, redisson");
 	}
 
 }

@@ -1,4 +1,4 @@
-package dev.zklock.testsupport;
+package dev.zklock.testsupport.process;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -14,8 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.tukaani.xz.XZInputStream;
-
-import org.springframework.util.FileSystemUtils;
 
 /**
  * Where the PostgreSQL server's programs ({@code initdb}, {@code pg_ctl},
@@ -74,11 +72,19 @@ final class PostgresBinaries {
 	 * that runs as root runs the server as another user: decompressed here, unpacked by
 	 * {@code tar}, which keeps the files' modes and symbolic links.
 	 */
+	private static void deleteQuietly(Path directory) {
+		try {
+			DirectoryTrees.delete(directory);
+		}
+		catch (IOException ex) {
+			// The JVM exits: a temporary directory left behind is all that happens
+		}
+	}
+
 	private static Path unpack() {
 		try {
 			Path directory = Files.createTempDirectory("zklock-postgres-binaries-");
-			Runtime.getRuntime()
-				.addShutdownHook(new Thread(() -> FileSystemUtils.deleteRecursively(directory.toFile())));
+			Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(directory)));
 			Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
 			Process tar = new ProcessBuilder("tar", "--extract", "--no-same-owner", "--directory", directory.toString())
 				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
