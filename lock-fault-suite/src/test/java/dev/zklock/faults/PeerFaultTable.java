@@ -11,7 +11,6 @@ import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
-import dev.zklock.LockTemplate;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.ZooKeeper;
 import org.redisson.Redisson;
@@ -57,8 +56,8 @@ final class PeerFaultTable {
 	}
 
 	private static String versions() {
-		return "zklock " + version(LockTemplate.class) + " (Curator " + version(CuratorFramework.class) + ", ZooKeeper "
-				+ version(ZooKeeper.class) + "), Redisson " + version(Redisson.class)
+		return "zklock " + System.getProperty("zklock.version", "?") + " (Curator " + version(CuratorFramework.class)
+				+ ", ZooKeeper " + version(ZooKeeper.class) + "), Redisson " + version(Redisson.class)
 				+ " on Redis 7 (Debian's redis-server), Spring Integration JDBC " + version(JdbcLockRegistry.class)
 				+ " and ShedLock 7.2.0 (JdbcTemplateLockProvider, lockAtMostFor "
 				+ PeerLockHolder.SHEDLOCK_LOCK_AT_MOST_FOR.toSeconds() + " s) on PostgreSQL 17 (zonky binaries) "

@@ -118,7 +118,7 @@ class PeerFaultTests {
 				assertFenced(library, secondWrite, lateWrite);
 				assertThat(release).as("release of the paused holder").startsWith(pausedRelease(library));
 				if (library == PeerLock.ZKLOCK) {
-					assertThat(validity).isEqualTo("false");
+					assertThat(validity).isEqualTo("isValid()=false");
 				}
 			}
 		}
@@ -188,8 +188,10 @@ class PeerFaultTests {
 					: String.format("the waiter did not get the lock within %.0f s, only %.1f s after the crash, "
 							+ "once the first released", seconds(observe), seconds(measured));
 			table.row(library.title() + on(library, persistence), "server killed (kill -9) and restarted",
-					String.format("server back in %.1f s; %s; the first holder: %s, its write %s, its release: %s",
-							seconds(down), waiter, validity, firstWrite, release),
+					String.format(
+							"server back in %.1f s; %s; the waiter's exceptions meanwhile (it tried again): %s; "
+									+ "the first holder: %s, its write %s, its release: %s",
+							seconds(down), waiter, second.failures(), validity, firstWrite, release),
 					measured);
 			assertThat(overtaking.isPresent()).as("waiter in while the first holds")
 				.isEqualTo(overtakesAfterRestart(library, persistence));

@@ -7,8 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -20,11 +22,14 @@ import dev.zklock.testsupport.process.OutputLines;
 /**
  * A {@link PeerLockHolder} in its own JVM, seen from the test: its {@code PEER} lines
  * arrive in a queue, stamped with the test JVM's {@link System#nanoTime()} as they
- * arrive, and all of its output goes to {@code NAME.log} in the run's directory.
+ * arrive, except its {@code FAILED} lines, which are kept apart, and all of its output
+ * goes to {@code NAME.log} in the run's directory.
  */
 final class PeerHolderProcess implements AutoCloseable {
 
 	private final BlockingQueue<Line> lines = new LinkedBlockingQueue<>();
+
+	private final List<String> failures = new CopyOnWriteArrayList<>();
 
 	private final JvmProcess process;
 
@@ -39,7 +44,10 @@ final class PeerHolderProcess implements AutoCloseable {
 
 			@Override
 			public void line(String line) throws IOException {
-				if (line.startsWith(PeerLockHolder.PREFIX)) {
+				if (line.startsWith(PeerLockHolder.PREFIX + "FAILED ")) {
+					PeerHolderProcess.this.failures.add(line.substring(PeerLockHolder.PREFIX.length() + 7));
+				}
+				else if (line.startsWith(PeerLockHolder.PREFIX)) {
 					PeerHolderProcess.this.lines
 						.add(new Line(line.substring(PeerLockHolder.PREFIX.length()), System.nanoTime()));
 				}
@@ -92,6 +100,14 @@ final class PeerHolderProcess implements AutoCloseable {
 	String ask(String command, String word, Duration timeout) throws InterruptedException {
 		this.process.send(command);
 		return await(word, timeout).rest(word);
+	}
+
+	/**
+	 * What went wrong while the holder waited for the lock ({@code FAILED} lines: it
+	 * tried again after each), summed up: none, or the first and how many.
+	 */
+	String failures() {
+		return this.failures.isEmpty() ? "none" : this.failures.size() + "× (first: " + this.failures.get(0) + ")";
 	}
 
 	void send(String command) {

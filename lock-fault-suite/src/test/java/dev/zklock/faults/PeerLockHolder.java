@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Supplier;
 
 import dev.zklock.LockTemplate;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -44,7 +45,9 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * ({@code PEER WRITE ACCEPTED}, {@code REJECTED}, or {@code no-token}), {@code valid}
  * prints what the library says of the hold ({@code PEER VALID ...}), and {@code release}
  * releases the lock ({@code PEER RELEASED ok} or the exception's type and message head)
- * and ends the process. Every other line of its output is the libraries' logging.
+ * and ends the process. An exception while it waits for the lock is said as
+ * {@code PEER FAILED <type: message head>}, and it tries again. Every other line of its
+ * output is the libraries' logging.
  */
 public final class PeerLockHolder {
 
@@ -94,15 +97,19 @@ public final class PeerLockHolder {
 			.run("--distributed-lock.zookeeper.connect-string=" + connectString)) {
 			LockTemplate template = context.getBean(LockTemplate.class);
 			say("WAITING");
-			try {
-				template.execute(this.key, Duration.ofMinutes(10), (handle) -> {
-					obey(handle.fencingToken(), () -> Boolean.toString(handle.isValid()));
-					return null;
-				});
-				say("RELEASED ok");
-			}
-			catch (RuntimeException ex) {
-				say("RELEASED " + describe(ex));
+			boolean[] held = new boolean[1];
+			while (!held[0]) {
+				try {
+					template.execute(this.key, Duration.ofMinutes(10), (handle) -> {
+						held[0] = true;
+						obey(handle.fencingToken(), () -> "isValid()=" + handle.isValid());
+						return null;
+					});
+					say("RELEASED ok");
+				}
+				catch (RuntimeException ex) {
+					say((held[0] ? "RELEASED " : "FAILED ") + describe(ex));
+				}
 			}
 		}
 	}
@@ -117,12 +124,15 @@ public final class PeerLockHolder {
 			say("WAITING");
 			if (library == PeerLock.REDISSON_RFENCEDLOCK) {
 				RFencedLock fenced = redisson.getFencedLock(this.key);
-				token = fenced.lockAndGetToken();
+				token = retrying(fenced::lockAndGetToken);
 				lock = fenced;
 			}
 			else {
 				lock = redisson.getLock(this.key);
-				lock.lock();
+				retrying(() -> {
+					lock.lock();
+					return -1L;
+				});
 			}
 			RLock held = lock;
 			obey(token, () -> "isHeldByCurrentThread=" + held.isHeldByCurrentThread());
@@ -142,7 +152,10 @@ public final class PeerLockHolder {
 		repository.start();
 		Lock lock = new JdbcLockRegistry(repository).obtain(this.key);
 		say("WAITING");
-		lock.lock();
+		retrying(() -> {
+			lock.lock();
+			return -1L;
+		});
 		obey(-1, () -> "isAcquired=" + repository.isAcquired(this.key));
 		release(lock::unlock);
 	}
@@ -157,7 +170,7 @@ public final class PeerLockHolder {
 					.lock(new LockConfiguration(Instant.now(), this.key, SHEDLOCK_LOCK_AT_MOST_FOR, Duration.ZERO));
 			}
 			catch (RuntimeException ex) {
-				// The database is down: a caller that retries keeps trying
+				say("FAILED " + describe(ex));
 			}
 			if (lock.isEmpty()) {
 				Thread.sleep(SHEDLOCK_RETRY.toMillis());
@@ -165,6 +178,21 @@ public final class PeerLockHolder {
 		}
 		obey(-1, () -> "no way to ask");
 		release(lock.get()::unlock);
+	}
+
+	/**
+	 * Takes a lock, trying again after every exception, as a caller that must have the
+	 * lock does; each exception is said as {@code FAILED}.
+	 */
+	private static long retrying(Supplier<Long> acquisition) {
+		while (true) {
+			try {
+				return acquisition.get();
+			}
+			catch (RuntimeException ex) {
+				say("FAILED " + describe(ex));
+			}
+		}
 	}
 
 	private static PGSimpleDataSource dataSource(String jdbcUrl) {
