@@ -130,8 +130,7 @@ class PeerFaultTests {
 		String key = "killed-" + runs.incrementAndGet();
 		try (Server server = server(library, Persistence.SHIPPED);
 				PeerHolderProcess first = holder("first-" + key, library, server, key);
-				PeerHolderProcess second = holder("second-" + key, library, server, key)) {
-			held(first);
+				PeerHolderProcess second = heldThenWaiter(first, "second-" + key, library, server, key)) {
 			second.await("WAITING", START);
 			long killedAt = System.nanoTime();
 			first.kill();
@@ -161,8 +160,8 @@ class PeerFaultTests {
 		String key = "restarted-" + runs.incrementAndGet();
 		try (Server server = server(library, persistence);
 				PeerHolderProcess first = holder("first-" + key, library, server, key);
-				PeerHolderProcess second = holder("second-" + key, library, server, key)) {
-			long firstToken = held(first);
+				PeerHolderProcess second = heldThenWaiter(first, "second-" + key, library, server, key)) {
+			long firstToken = first.token();
 			second.await("WAITING", START);
 			long crashedAt = System.nanoTime();
 			server.crash();
@@ -259,8 +258,17 @@ class PeerFaultTests {
 
 	private static long held(PeerHolderProcess holder) throws InterruptedException {
 		holder.await("WAITING", START);
-		String token = holder.await("HELD", START).rest("HELD");
-		return token.equals("-") ? -1 : Long.parseLong(token);
+		return holder.heldToken(holder.await("HELD", START));
+	}
+
+	/**
+	 * Waits until the first holder holds, and only then starts the waiter, so that the
+	 * first is the one that holds.
+	 */
+	private static PeerHolderProcess heldThenWaiter(PeerHolderProcess first, String name, PeerLock library,
+			Server server, String key) throws Exception {
+		held(first);
+		return holder(name, library, server, key);
 	}
 
 	private static PeerHolderProcess holder(String name, PeerLock library, Server server, String key) throws Exception {

@@ -33,6 +33,8 @@ final class PeerHolderProcess implements AutoCloseable {
 
 	private final JvmProcess process;
 
+	private volatile long token = -1;
+
 	private PeerHolderProcess(String name, PeerLock library, String address, String key, FencedStore store,
 			Path directory) throws IOException {
 		BufferedWriter log = Files.newBufferedWriter(directory.resolve(name + ".log"), StandardCharsets.UTF_8,
@@ -72,6 +74,23 @@ final class PeerHolderProcess implements AutoCloseable {
 	static PeerHolderProcess start(String name, PeerLock library, String address, String key, FencedStore store,
 			Path directory) throws IOException {
 		return new PeerHolderProcess(name, library, address, key, store, directory);
+	}
+
+	/**
+	 * Takes the token of a {@code HELD} line, and keeps it as this holder's.
+	 * @return the token, or -1 for none
+	 */
+	long heldToken(Line held) {
+		String token = held.rest("HELD");
+		this.token = token.equals("-") ? -1 : Long.parseLong(token);
+		return this.token;
+	}
+
+	/**
+	 * The token of the lock the holder took, or -1 for none.
+	 */
+	long token() {
+		return this.token;
 	}
 
 	/**
