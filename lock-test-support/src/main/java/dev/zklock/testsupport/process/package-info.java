@@ -1,8 +1,9 @@
 /**
  * Processes that tests and the benchmark harness start: {@link JavaCommand other JVMs}
  * with the caller's class path, {@link JvmProcess} to talk to them, stop, kill or pause
- * them, and ZooKeeper servers in JVMs of their own, standalone or as an
- * {@link ZooKeeperEnsemble ensemble}.
+ * them, ZooKeeper servers in JVMs of their own, standalone or as an
+ * {@link ZooKeeperEnsemble ensemble}, and the servers of the peers zklock is measured
+ * beside: {@link RedisServerProcess Redis} and {@link PostgresServerProcess PostgreSQL}.
  */
 @NullMarked
 package dev.zklock.testsupport.process;
