@@ -58,6 +58,12 @@ class PeerFaultTests {
 
 	private static final Duration REDISSON_WATCHDOG = Duration.ofSeconds(30);
 
+	/**
+	 * How long a third caller tries while the second holds: ShedLock's retries (every 100
+	 * ms) get in well within it; the others wait for the second's release.
+	 */
+	private static final Duration THIRD_CALLER_WAIT = Duration.ofSeconds(5);
+
 	private static final PeerFaultTable table = new PeerFaultTable();
 
 	private static final AtomicInteger runs = new AtomicInteger();
@@ -107,16 +113,22 @@ class PeerFaultTests {
 				Duration toldAfter = since(resumedAt, System.nanoTime());
 				String lateWrite = first.ask("write 1", "WRITE", START);
 				String release = first.ask("release", "RELEASED", START);
-				second.ask("release", "RELEASED", START);
+				Optional<Boolean> thirdIn = thirdCallerInWhileSecondHolds(library, second, server, key);
 				table.row(library.title(), "holder paused (SIGSTOP) past its lease/session",
 						String.format(
 								"second holder in after %.1f s while the first was paused (lease %s); first, resumed: "
-										+ "%s (within %.1f s), late write %s (tokens %s, %s), release: %s",
+										+ "%s (within %.1f s), late write %s (tokens %s, %s), release: %s; %s",
 								seconds(pausedFor), lease(library), validity, seconds(toldAfter), lateWrite,
-								token(firstToken), overtaking.rest("HELD"), release),
+								token(firstToken), overtaking.rest("HELD"), release,
+								thirdIn
+									.map((in) -> in ? "after that release a third caller got in WHILE THE SECOND HELD"
+											: "a third caller then waited for the second's release")
+									.orElse("no third caller (the second's 10 s TTL, never renewed, would let it in)")),
 						pausedFor);
 				assertFenced(library, secondWrite, lateWrite);
 				assertThat(release).as("release of the paused holder").startsWith(pausedRelease(library));
+				thirdIn.ifPresent((in) -> assertThat(in).as("a third caller in while the second holds")
+					.isEqualTo(library == PeerLock.SHEDLOCK));
 				if (library == PeerLock.ZKLOCK) {
 					assertThat(validity).isEqualTo("isValid()=false");
 				}
@@ -239,6 +251,32 @@ class PeerFaultTests {
 		}
 		else {
 			assertThat(lateWrite).as("late write of the paused holder").isEqualTo("no-token");
+		}
+	}
+
+	/**
+	 * After the paused holder's release, starts a third caller while the second holds,
+	 * and says whether it gets the lock within {@link #THIRD_CALLER_WAIT} (ShedLock's
+	 * release frees the lock by its name, whoever holds it); then releases the second and
+	 * the third. Empty for the JDBC registry, whose second holder's lease of 10 s, which
+	 * it never renews, could pass meanwhile on a busy machine: the answer would depend on
+	 * timing.
+	 */
+	private static Optional<Boolean> thirdCallerInWhileSecondHolds(PeerLock library, PeerHolderProcess second,
+			Server server, String key) throws Exception {
+		if (library == PeerLock.JDBC_LOCK_REGISTRY) {
+			second.ask("release", "RELEASED", START);
+			return Optional.empty();
+		}
+		try (PeerHolderProcess third = holder("third-" + key, library, server, key)) {
+			third.await("WAITING", START);
+			Optional<Line> in = third.next("HELD", THIRD_CALLER_WAIT);
+			second.ask("release", "RELEASED", START);
+			if (in.isEmpty()) {
+				third.await("HELD", START);
+			}
+			third.ask("release", "RELEASED", START);
+			return Optional.of(in.isPresent());
 		}
 	}
 
