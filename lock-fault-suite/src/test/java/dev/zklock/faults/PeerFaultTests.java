@@ -162,6 +162,7 @@ class PeerFaultTests {
 				Arguments.of(PeerLock.REDISSON_RLOCK, Persistence.SHIPPED),
 				Arguments.of(PeerLock.REDISSON_RLOCK, Persistence.APPENDFSYNC_ALWAYS),
 				Arguments.of(PeerLock.REDISSON_RFENCEDLOCK, Persistence.SHIPPED),
+				Arguments.of(PeerLock.REDISSON_RFENCEDLOCK, Persistence.APPENDFSYNC_ALWAYS),
 				Arguments.of(PeerLock.JDBC_LOCK_REGISTRY, Persistence.SHIPPED),
 				Arguments.of(PeerLock.SHEDLOCK, Persistence.SHIPPED));
 	}
