@@ -3,6 +3,7 @@ package dev.zklock.benchmarks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -23,11 +24,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The servers of other kinds than ZooKeeper that a benchmark run needs for its peers,
- * each started only when a selected variant locks on it, in a directory of its own: a
- * Redis server as Redis ships, one that fsyncs every write, and a PostgreSQL server with
- * its shipped durability, whose database {@code bench} holds the lock tables of Spring
- * Integration's JDBC registry ({@code INT_LOCK}, as the registry's jar defines it) and of
- * ShedLock ({@code shedlock}, as ShedLock's documentation defines it).
+ * each started only when a selected variant locks on it, in a directory of its own (the
+ * run's, or for PostgreSQL a temporary one that its close deletes): a Redis server as
+ * Redis ships, one that fsyncs every write, and a PostgreSQL server with its shipped
+ * durability, whose database {@code bench} holds the lock tables of Spring Integration's
+ * JDBC registry ({@code INT_LOCK}, as the registry's jar defines it) and of ShedLock
+ * ({@code shedlock}, as ShedLock's documentation defines it).
  */
 final class PeerServers implements AutoCloseable {
 
@@ -99,8 +101,11 @@ final class PeerServers implements AutoCloseable {
 			case REDIS_FSYNC -> this.redisFsync = started(RedisServerProcess.start(directory.resolve("redis-fsync"),
 					RedisServerProcess.Persistence.APPENDFSYNC_ALWAYS));
 			case POSTGRESQL -> {
-				PostgresServerProcess postgres = started(PostgresServerProcess.start(directory.resolve("postgresql"),
-						PostgresServerProcess.Durability.SHIPPED));
+				// In a temporary directory: run by root, PostgreSQL runs as 'nobody', who
+				// may not reach the run's directory in a private checkout
+				PostgresServerProcess postgres = started(
+						PostgresServerProcess.start(Files.createTempDirectory("zklock-benchmark-postgresql-"),
+								PostgresServerProcess.Durability.SHIPPED));
 				this.postgresql = postgres;
 				postgres.createDatabase(DATABASE);
 				createLockTables(postgres.jdbcUrl(DATABASE));
