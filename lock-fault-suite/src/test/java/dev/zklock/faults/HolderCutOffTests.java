@@ -78,7 +78,10 @@ class HolderCutOffTests extends NetworkFaultRunTests {
 	/**
 	 * Cuts a worker off from the ensemble while one of its threads holds a lock, heals
 	 * the links as soon as its client is suspended, well within the session, and lets the
-	 * holder write once its client is connected again.
+	 * holder write once its client is connected again. The holder first waits a while for
+	 * its lock to read as valid: a hold that was only uncertain is valid again one round
+	 * trip after the reconnection, once ZooKeeper confirmed the session, not at the
+	 * reconnection itself; one that was lost never is.
 	 */
 	private ShortCut cutOffUntilSuspendedThenHeal(WorkerProcess victim) throws Exception {
 		HistoryEvent stalled = this.run.stallNextHolder(victim, STALL);
@@ -91,7 +94,7 @@ class HolderCutOffTests extends NetworkFaultRunTests {
 		HistoryEvent reconnected = this.run.awaitEvent(victim,
 				(event) -> isConnection(event, "RECONNECTED", healedAt) || isConnection(event, "LOST", healedAt),
 				TIMEOUT);
-		victim.send("proceed");
+		victim.send("proceed-once-valid");
 		HistoryEvent end = this.run.awaitEvent(victim, (event) -> endsHoldOf(event, stalled), TIMEOUT);
 		this.run.faultsCleared();
 		List<Violation> violations = this.run.quietThenCheck(QUIET);

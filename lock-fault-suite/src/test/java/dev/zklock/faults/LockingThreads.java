@@ -19,6 +19,12 @@ final class LockingThreads {
 	/** How long a thread stalls when it skips the lock, so that real holds overlap it. */
 	private static final Duration SKIPPED_LOCK_STALL = Duration.ofMillis(300);
 
+	/**
+	 * How long a holder told {@code proceed-once-valid} waits for its lock to read as
+	 * valid: far longer than the round trip that confirms it after a reconnection.
+	 */
+	private static final Duration VALIDITY_WAIT = Duration.ofSeconds(10);
+
 	private final LockTemplate lockTemplate;
 
 	private final FencedStoreClient store;
@@ -112,7 +118,7 @@ final class LockingThreads {
 		this.history.record(HistoryEvent.Type.READ, key, token, Long.toString(value));
 		if (stall != null) {
 			this.history.record(HistoryEvent.Type.STALL, key, token, Long.toString(stall.toMillis()));
-			stall(stall);
+			stall(stall, isValid);
 		}
 		else {
 			pause(Duration.ofMillis(5));
@@ -163,13 +169,21 @@ final class LockingThreads {
 	}
 
 	/**
-	 * Stalls for a while, or until the test says {@code proceed} or {@code stop}.
+	 * Stalls for a while, or until the test says {@code proceed} or {@code stop}; after
+	 * {@code proceed-once-valid}, then waits up to {@link #VALIDITY_WAIT} for the lock to
+	 * read as valid.
 	 */
-	private void stall(Duration duration) {
+	private void stall(Duration duration, BooleanSupplier isValid) {
 		int proceeds = this.commands.proceeds();
 		long deadline = System.nanoTime() + duration.toNanos();
 		while (this.commands.proceeds() == proceeds && deadline - System.nanoTime() > 0) {
 			pause(Duration.ofMillis(Math.min(20, Math.max(1, (deadline - System.nanoTime()) / 1_000_000))));
+		}
+		if (this.commands.proceeds() != proceeds && this.commands.proceedsOnceValid()) {
+			long validityDeadline = System.nanoTime() + VALIDITY_WAIT.toNanos();
+			while (!isValid.getAsBoolean() && validityDeadline - System.nanoTime() > 0) {
+				pause(Duration.ofMillis(5));
+			}
 		}
 	}
 

@@ -17,7 +17,9 @@ import org.apache.curator.framework.CuratorFramework;
  * <p>
  * {@code stall MILLIS} (the next thread to take a lock sleeps that long between reading
  * and writing the store, or until {@code proceed}), {@code proceed} (ends the stalls
- * under way), {@code write-late} (the next thread to take a lock reads the store under
+ * under way), {@code proceed-once-valid} (ends them too, but each stalled holder first
+ * waits a while for its lock to read as valid, as a holder whose lock was uncertain
+ * waits for ZooKeeper to confirm it one round trip after a reconnection), {@code write-late} (the next thread to take a lock reads the store under
  * it, releases it, and writes what it read once a later holder has written, as a write
  * delayed in the network would arrive), {@code skip-lock} (the next thread runs its
  * critical section once without the lock, reusing the token of its last hold and
@@ -37,6 +39,8 @@ final class WorkerCommands {
 	private final AtomicBoolean pendingSkippedLock = new AtomicBoolean();
 
 	private final AtomicInteger proceeds = new AtomicInteger();
+
+	private volatile boolean proceedsOnceValid;
 
 	private volatile boolean stopping;
 
@@ -63,7 +67,8 @@ final class WorkerCommands {
 			else if (command.equals("skip-lock")) {
 				this.pendingSkippedLock.set(true);
 			}
-			else if (command.equals("proceed")) {
+			else if (command.equals("proceed") || command.equals("proceed-once-valid")) {
+				this.proceedsOnceValid = command.equals("proceed-once-valid");
 				this.proceeds.incrementAndGet();
 			}
 			else if (command.startsWith("stall ")) {
@@ -114,6 +119,14 @@ final class WorkerCommands {
 	 */
 	int proceeds() {
 		return this.proceeds.get();
+	}
+
+	/**
+	 * Whether the last {@code proceed} was {@code proceed-once-valid}.
+	 * @return whether stalled holders wait for their lock to read as valid
+	 */
+	boolean proceedsOnceValid() {
+		return this.proceedsOnceValid;
 	}
 
 }
