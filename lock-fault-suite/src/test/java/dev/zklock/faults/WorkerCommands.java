@@ -18,15 +18,15 @@ import org.apache.curator.framework.CuratorFramework;
  * {@code stall MILLIS} (the next thread to take a lock sleeps that long between reading
  * and writing the store, or until {@code proceed}), {@code proceed} (ends the stalls
  * under way), {@code proceed-once-valid} (ends them too, but each stalled holder first
- * waits a while for its lock to read as valid, as a holder whose lock was uncertain
- * waits for ZooKeeper to confirm it one round trip after a reconnection), {@code write-late} (the next thread to take a lock reads the store under
- * it, releases it, and writes what it read once a later holder has written, as a write
- * delayed in the network would arrive), {@code skip-lock} (the next thread runs its
- * critical section once without the lock, reusing the token of its last hold and
- * believing it valid, as a caller that forgot to lock would), {@code expire-session}
- * (expire the ZooKeeper session on the client side, as ZooKeeper would after a partition)
- * and {@code stop} (finish the current iterations and exit; the end of the input does the
- * same).
+ * waits a while for its lock to read as valid, as a holder whose lock was uncertain waits
+ * for ZooKeeper to confirm it one round trip after a reconnection), {@code write-late}
+ * (the next thread to take a lock reads the store under it, releases it, and writes what
+ * it read once a later holder has written, as a write delayed in the network would
+ * arrive), {@code skip-lock} (the next thread runs its critical section once without the
+ * lock, reusing the token of its last hold and believing it valid, as a caller that
+ * forgot to lock would), {@code expire-session} (expire the ZooKeeper session on the
+ * client side, as ZooKeeper would after a partition) and {@code stop} (finish the current
+ * iterations and exit; the end of the input does the same).
  */
 final class WorkerCommands {
 
