@@ -140,7 +140,12 @@ final class LockLossDetector implements AutoCloseable {
 	/**
 	 * Whether the hold's lock is held as far as this process can tell now. Under the
 	 * {@link LostLockPolicy.Trigger#SUSPENDED} trigger, finding the connection down
-	 * declares the lock lost.
+	 * declares the lock lost; finding the client connected in another session than the
+	 * hold's always does. Curator marks the client connected on ZooKeeper's event thread
+	 * but tells this detector of the ended session on its listener thread, behind the
+	 * application's listeners: until then, only the sessions show that the hold's node is
+	 * gone. A session that cannot be read (Curator had an error to report) proves nothing
+	 * either way.
 	 */
 	boolean isHeld(LockKey.Hold hold) {
 		checkForPause();
@@ -152,6 +157,11 @@ final class LockLossDetector implements AutoCloseable {
 			if (this.policy.trigger() == LostLockPolicy.Trigger.SUSPENDED) {
 				lose(hold, "the connection to ZooKeeper was suspended");
 			}
+			return false;
+		}
+		long session = currentSessionId();
+		if (session != 0 && session != hold.sessionId()) {
+			lose(hold, "the ZooKeeper session that held it ended");
 			return false;
 		}
 		return !hold.isUncertain();
