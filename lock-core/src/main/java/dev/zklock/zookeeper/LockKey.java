@@ -4,7 +4,9 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -29,11 +31,14 @@ import org.jspecify.annotations.Nullable;
  * shared (read) cohorts let every waiter join the held node. A node whose bound is
  * reached, or whose lock became uncertain, takes no more holders: the last holder
  * releases it to ZooKeeper, and the next waiter leads a new turn, behind the processes
- * that queued meanwhile. The bounds apply only while another node may queue behind the
- * cohort's: once a thread waits, ZooKeeper is asked once per node whether one does. A
- * node whose lock was lost leaves the cohort at once: its holders keep it until they
- * leave, and the next waiter leads a new turn, so a lost holder that never leaves keeps
- * no thread of this process waiting longer than one of another process.
+ * that queued meanwhile. A read node that takes no more readers never keeps the next
+ * reader waiting for its readers to leave: the reader leads a new read node at once,
+ * which queues behind whatever queued meanwhile. The bounds apply only while another node
+ * may queue behind the cohort's: once a thread waits, ZooKeeper is asked once per node
+ * whether one does, and a reader waits for that answer only. A node whose lock was lost
+ * leaves the cohort at once: its holders keep it until they leave, and the next waiter
+ * leads a new turn, so a lost holder that never leaves keeps no thread of this process
+ * waiting longer than one of another process.
  * <p>
  * Invariants, kept by every event under {@link #lock}:
  * <ul>
@@ -240,6 +245,7 @@ final class LockKey {
 		try {
 			if (behindOf.equals(cohort.node) && (queued || cohort.othersQueued == null)) {
 				cohort.othersQueued = queued;
+				cohort.passOn();
 			}
 		}
 		finally {
@@ -712,15 +718,19 @@ final class LockKey {
 
 		private boolean leading;
 
-		private @Nullable LockNode doubtedBeforeLed;
-
-		private @Nullable LockNode lostBeforeLed;
+		/**
+		 * The nodes doubted while a leader queues for its node, which may be among them:
+		 * a leader's node may be doubted before the leader reports it led.
+		 */
+		private final Set<LockNode> doubtedWhileLeading = new HashSet<>();
 
 		/**
-		 * The nodes that left the cohort because their lock was lost, each with the
-		 * number of its holders that have not left it yet (at least one).
+		 * The nodes that left the cohort while held, each with the number of its holders
+		 * that have not left it yet (at least one): a node whose lock was lost, and a
+		 * read node that took no more holders when a reader came, which then led a new
+		 * node. The last holder to leave releases it.
 		 */
-		private final Map<LockNode, Integer> lostNodes = new HashMap<>();
+		private final Map<LockNode, Integer> formerNodes = new HashMap<>();
 
 		/**
 		 * Whether another node queues behind the held node: {@code null} until ZooKeeper
@@ -741,22 +751,17 @@ final class LockKey {
 			this.nodeCheckedAt = checkedAt;
 			this.holders = 1;
 			this.handOffs = 0;
-			this.retired = acquired.equals(this.doubtedBeforeLed);
-			this.doubtedBeforeLed = null;
+			this.retired = this.doubtedWhileLeading.contains(acquired);
+			this.doubtedWhileLeading.clear();
 			this.nodeAcquiredAt = System.nanoTime();
 			this.othersQueued = null;
 			this.askedWhoQueues = false;
-			if (acquired.equals(this.lostBeforeLed)) {
-				detachLostNode();
-			}
-			this.lostBeforeLed = null;
 			passOn();
 		}
 
 		void leadFailed() {
 			this.leading = false;
-			this.doubtedBeforeLed = null;
-			this.lostBeforeLed = null;
+			this.doubtedWhileLeading.clear();
 			passOn();
 		}
 
@@ -769,26 +774,24 @@ final class LockKey {
 				this.retired = true;
 			}
 			else if (this.node == null && this.leading) {
-				this.doubtedBeforeLed = doubted;
+				this.doubtedWhileLeading.add(doubted);
 			}
 		}
 
 		/**
-		 * Lets a lost node leave the cohort; a leader's node may be lost before the
-		 * leader reports it led.
+		 * Lets a lost node leave the cohort. A leader's node lost before the leader
+		 * reports it led never joins it: the leader's hold does not begin.
 		 */
 		void lost(LockNode lostNode) {
 			if (lostNode.equals(this.node)) {
-				detachLostNode();
+				detachNode();
 				passOn();
-			}
-			else if (this.node == null && this.leading) {
-				this.lostBeforeLed = lostNode;
 			}
 		}
 
-		private void detachLostNode() {
-			this.lostNodes.put(this.node, this.holders);
+		/** The cohort's node leaves it, to its holders, who release it. */
+		private void detachNode() {
+			this.formerNodes.put(this.node, this.holders);
 			this.node = null;
 			this.holders = 0;
 			this.retired = false;
@@ -802,7 +805,7 @@ final class LockKey {
 		 */
 		@Nullable LockNode leave(LockNode held, boolean handOff, long checkedAt) {
 			if (!held.equals(this.node)) {
-				Integer holdersLeft = this.lostNodes.computeIfPresent(held,
+				Integer holdersLeft = this.formerNodes.computeIfPresent(held,
 						(lostNode, count) -> (count > 1) ? count - 1 : null);
 				return (holdersLeft == null) ? held : null;
 			}
@@ -846,13 +849,29 @@ final class LockKey {
 					this.handOffs++;
 					return new Turn(held, this.handOffs, this.nodeCheckedAt);
 				}
-				return null;
+				if (!leadsAnotherReadNode()) {
+					return null;
+				}
+				detachNode();
 			}
 			if (!this.leading) {
 				this.leading = true;
 				return Turn.LEAD;
 			}
 			return null;
+		}
+
+		/**
+		 * Whether a reader that the held read node does not take leads a new read node
+		 * rather than wait for the held one's readers to leave: once the node is retired,
+		 * out of fencing tokens, or known to have another node queued behind it. A new
+		 * node queues behind every node already queued, a writer's too, so it never
+		 * overtakes one; until ZooKeeper tells whether one queues, the reader waits for
+		 * the answer, which lets it join the held node if none does.
+		 */
+		private boolean leadsAnotherReadNode() {
+			return this.shared && (this.retired || this.handOffs >= LockNode.MAX_HAND_OFFS
+					|| Boolean.TRUE.equals(this.othersQueued));
 		}
 
 		private boolean acceptsHolder() {

@@ -528,7 +528,7 @@ final class LockQueue {
 	 * Reads the queue in the background and watches it until it changes, to tell
 	 * {@code othersQueued} whether other nodes queue behind a held node: once the read
 	 * answers, and {@code true} on any change afterwards. A read that fails tells
-	 * nothing.
+	 * nothing, and so tells {@code true}: the hand-off bounds apply.
 	 */
 	void watchBehind(LockNode held, Consumer<Boolean> othersQueued) throws Exception {
 		String sequence = sequenceOf(held.name());
@@ -539,6 +539,9 @@ final class LockQueue {
 					othersQueued.accept(event.getChildren()
 						.stream()
 						.anyMatch((child) -> sequenceOf(child).compareTo(sequence) > 0));
+				}
+				else {
+					othersQueued.accept(true);
 				}
 			})
 			.forPath(this.keyPath);

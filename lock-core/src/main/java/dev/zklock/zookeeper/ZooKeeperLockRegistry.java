@@ -531,7 +531,8 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
 	/**
 	 * Asks ZooKeeper whether another node queues behind the key's held node, if the key's
-	 * state wants to know: a failed request tells nothing, so the hand-off bounds apply.
+	 * state wants to know: a failed request tells nothing, so the hand-off bounds apply
+	 * as if another node queued.
 	 */
 	private void watchBehind(LockKey lockKey, LockNodeKind kind) {
 		LockNode held = lockKey.watchToSend(kind);
@@ -541,6 +542,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 			}
 			catch (Exception ex) {
 				logger.debug("Could not ask who queues behind {}: {}", held.path(), ex.toString());
+				lockKey.othersQueued(held, true);
 			}
 		}
 	}

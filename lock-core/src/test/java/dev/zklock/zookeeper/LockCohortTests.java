@@ -19,12 +19,23 @@ class LockCohortTests {
 	private final LockNode node = new LockNode("/locks/doc/_c_1-read-0000000000", LockNodeKind.SHARED, 1, 1);
 
 	@Test
-	void readNodeDoubtedBeforeItsLeaderReportsItTakesNoReaders() throws Exception {
+	void readNodeDoubtedBeforeItsLeaderReportsItTakesNoReadersAndTheNextLeadsAnother() throws Exception {
 		assertThat(turnWithin(Duration.ofSeconds(1))).isEqualTo(LockKey.Turn.LEAD);
 		LockKey.Hold leader = holdOf(this.node);
 		leader.markUncertain();
 		assertThat(this.lockKey.begin(leader, true, 0)).isTrue();
-		assertThat(turnWithin(Duration.ofMillis(100))).isNull();
+		assertThat(turnWithin(Duration.ofSeconds(1))).isEqualTo(LockKey.Turn.LEAD);
+		assertThat(turnWithin(Duration.ofMillis(100))).as("while the new node's leader queues").isNull();
+	}
+
+	@Test
+	void doubtAboutAnotherNodeWhileLeadingDoesNotHideTheLeadersDoubt() throws Exception {
+		turnWithin(Duration.ofSeconds(1));
+		LockKey.Hold leader = holdOf(this.node);
+		leader.markUncertain();
+		holdOf(new LockNode("/locks/doc/_c_0-read-0000000009", LockNodeKind.SHARED, 1, 1)).markUncertain();
+		assertThat(this.lockKey.begin(leader, true, 0)).isTrue();
+		assertThat(turnWithin(Duration.ofSeconds(1))).isEqualTo(LockKey.Turn.LEAD);
 	}
 
 	@Test
