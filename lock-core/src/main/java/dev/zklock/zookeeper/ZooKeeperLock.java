@@ -92,17 +92,36 @@ public final class ZooKeeperLock implements Lock {
 	}
 
 	/**
-	 * Acquires the lock if no other holder has it now.
+	 * Acquires the lock if no other holder has it now. As with
+	 * {@link java.util.concurrent.locks.ReentrantLock#tryLock()}, an interrupt does not
+	 * end the try; the thread is still interrupted when this returns.
 	 * @throws LockAcquisitionException if ZooKeeper could not be reached or failed
 	 */
 	@Override
 	public boolean tryLock() {
+		boolean interrupted = Thread.interrupted();
 		try {
-			hold(this.registry.acquire(this.key, LockType.EXCLUSIVE, 1, Duration.ZERO));
-			return true;
+			while (true) {
+				try {
+					hold(this.registry.acquire(this.key, LockType.EXCLUSIVE, 1, Duration.ZERO));
+					return true;
+				}
+				catch (LockTimeoutException ex) {
+					return false;
+				}
+				catch (LockAcquisitionException ex) {
+					if (!(ex.getCause() instanceof InterruptedException)) {
+						throw ex;
+					}
+					interrupted = true;
+					Thread.interrupted();
+				}
+			}
 		}
-		catch (LockTimeoutException ex) {
-			return false;
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 

@@ -56,6 +56,30 @@ class ZooKeeperLockTests {
 	}
 
 	@Test
+	void tryLockIgnoresAnInterruptAndKeepsItSet() {
+		ZooKeeperLock lock = this.registry.obtain("view");
+		Thread.currentThread().interrupt();
+		try {
+			assertThat(lock.tryLock()).as("tryLock() of a free lock by an interrupted thread").isTrue();
+			assertThat(Thread.currentThread().isInterrupted()).as("the interrupt, still set").isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		lock.unlock();
+		AcquiredLock held = this.otherProcess.acquire("view", Duration.ofSeconds(10));
+		Thread.currentThread().interrupt();
+		try {
+			assertThat(lock.tryLock()).as("tryLock() of a held lock by an interrupted thread").isFalse();
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+		}
+		finally {
+			Thread.interrupted();
+			held.release();
+		}
+	}
+
+	@Test
 	void tryLockOfAHeldLockAnswersFalseAtOnceOrAfterItsWait() throws Exception {
 		AcquiredLock held = this.otherProcess.acquire("view", Duration.ofSeconds(10));
 		ZooKeeperLock lock = this.registry.obtain("view");
