@@ -95,13 +95,15 @@ final class LockQueue {
 	 * Waits for a ZooKeeper connection, enqueues a node and waits for its turn, all by
 	 * the deadline; returns the turn, or {@code null} if other holders kept the lock.
 	 * <p>
-	 * An acquisition that finds the client without a connection waits for it up to the
-	 * longer of its wait time and the client's connection timeout: a short wait time
-	 * means "do not wait for other holders", not "fail while a connection is being made".
-	 * Once it waits in the queue, it rides out an outage until its deadline: once the
-	 * connection is back it looks at the queue again. If the session lasted, its node is
-	 * still queued; if the session ended, the node is deleted and a new one queued in the
-	 * new session. A guarded root is verified before the first node is queued.
+	 * An acquisition that finds the client without its first connection waits for it up
+	 * to the longer of its wait time and the client's connection timeout: a short wait
+	 * time at start-up means "do not wait for other holders", not "fail while the first
+	 * connection is being made". Once the client was connected, an outage is waited out
+	 * by the deadline only. Once it waits in the queue, it rides out an outage until its
+	 * deadline: once the connection is back it looks at the queue again. If the session
+	 * lasted, its node is still queued; if the session ended, the node is deleted and a
+	 * new one queued in the new session. A guarded root is verified before the first node
+	 * is queued.
 	 * @throws LockAcquisitionException if ZooKeeper was not reachable or did not answer
 	 * in time, or the root's guard failed
 	 * @throws LockNodeKind.ConflictException if the queue holds nodes of kinds that
@@ -111,7 +113,7 @@ final class LockQueue {
 			throws Exception {
 		LongSupplier pauses = lossDetector::pauses;
 		Outage outage = new Outage();
-		long turnDeadline = awaitConnection(deadline, outage);
+		long turnDeadline = awaitConnection(waitTime, deadline, outage);
 		LockNode node = null;
 		try {
 			while (true) {
@@ -169,24 +171,30 @@ final class LockQueue {
 	}
 
 	/**
-	 * Waits for a connection, up to the longer of the time to the deadline and the
-	 * client's connection timeout.
-	 * @return the deadline of the wait for a turn: the given one, or now if the
+	 * Waits for a connection by the deadline, or for the first connection of the client
+	 * up to the longer of the time to the deadline and the client's connection timeout.
+	 * @return the deadline of the wait for a turn: the given one, or now if the first
 	 * connection came after it, so that a short wait still gets its one look at the queue
 	 */
-	private long awaitConnection(long deadline, Outage outage) throws InterruptedException {
+	private long awaitConnection(Duration waitTime, long deadline, Outage outage) throws InterruptedException {
 		if (isConnected()) {
 			return deadline;
 		}
 		long start = System.nanoTime();
-		long bound = Math.max(toMillis(deadline - start), this.client.getZookeeperClient().getConnectionTimeoutMs());
+		boolean connectedBefore = this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs() > 0;
+		long bound = connectedBefore ? Math.max(0, toMillis(deadline - start))
+				: Math.max(toMillis(deadline - start), this.client.getZookeeperClient().getConnectionTimeoutMs());
 		boolean connected = this.client.blockUntilConnected((int) Math.min(Integer.MAX_VALUE, Math.max(1, bound)),
 				TimeUnit.MILLISECONDS);
 		long now = System.nanoTime();
 		outage.add(now - start);
 		if (!connected) {
-			throw new LockAcquisitionException(this.key, "Could not acquire lock '" + AbbreviatedKey.of(this.key)
-					+ "': no connection to ZooKeeper (" + this.root.connectString() + ") within " + bound + "ms", null);
+			throw new LockAcquisitionException(this.key, connectedBefore
+					? "Could not acquire lock '" + AbbreviatedKey.of(this.key) + "' within " + waitTime.toMillis()
+							+ "ms: no connection to ZooKeeper (" + this.root.connectString() + ")"
+					: "Could not acquire lock '" + AbbreviatedKey.of(this.key) + "': no connection to ZooKeeper ("
+							+ this.root.connectString() + ") within " + bound + "ms of starting",
+					null);
 		}
 		return (now - deadline > 0) ? now : deadline;
 	}
@@ -216,8 +224,13 @@ final class LockQueue {
 	 */
 	Arrival enqueue(LockNodeKind kind, HolderIdentity holder, LongSupplier pauses, long deadline) throws Exception {
 		Arrival arrival = tryEnqueue(kind, holder, pauses, deadline);
+		boolean keyNodeCreated = false;
 		while (arrival == null) {
+			if (keyNodeCreated && System.nanoTime() - deadline >= 0) {
+				throw new TimeoutException("the key's node was reaped each time it was created");
+			}
 			createKeyNode(deadline);
+			keyNodeCreated = true;
 			arrival = tryEnqueue(kind, holder, pauses, deadline);
 		}
 		return arrival;
@@ -354,7 +367,7 @@ final class LockQueue {
 				requireConnection();
 			}
 			boolean changed = watchQueue ? read.awaitChange(remaining)
-					: awaitBlocker(ZKPaths.makePath(this.keyPath, blocker), remaining);
+					: awaitBlocker(ZKPaths.makePath(this.keyPath, blocker), deadline);
 			if (!changed) {
 				return OptionalLong.empty();
 			}
@@ -366,28 +379,23 @@ final class LockQueue {
 
 	/**
 	 * Waits until the blocking node changes (in practice: is deleted) or is found gone;
-	 * {@code false} if the time, the read's reply included, passes first: a waiter whose
-	 * time is up has its answer, the lock is held. The watch is set with a read of the
-	 * node's data, not an existence check: a data watch is set only on a node that exists
-	 * and goes when the node does, while an existence check of a node already gone would
-	 * leave a watch for its creation, which never comes for a sequential name, for as
-	 * long as the session lives. A node that is not ephemeral, and so would never go, is
-	 * an error.
+	 * {@code false} if the deadline passes first: a waiter whose time is up has its
+	 * answer, the lock is held. A read whose reply does not come by the deadline plus
+	 * {@link LockRoot#GRACE} tells nothing of the lock: it throws a
+	 * {@link TimeoutException}, as ZooKeeper did not answer. The watch is set with a read
+	 * of the node's data, not an existence check: a data watch is set only on a node that
+	 * exists and goes when the node does, while an existence check of a node already gone
+	 * would leave a watch for its creation, which never comes for a sequential name, for
+	 * as long as the session lives. A node that is not ephemeral, and so would never go,
+	 * is an error.
 	 */
-	private boolean awaitBlocker(String blockerPath, long remainingNanos) throws Exception {
+	private boolean awaitBlocker(String blockerPath, long deadline) throws Exception {
 		Read watched = new Read();
 		this.client.getData()
 			.usingWatcher(watched)
 			.inBackground((client, event) -> watched.reply.complete(event))
 			.forPath(blockerPath);
-		long deadline = System.nanoTime() + remainingNanos;
-		CuratorEvent read;
-		try {
-			read = watched.reply.get(remainingNanos, TimeUnit.NANOSECONDS);
-		}
-		catch (TimeoutException ex) {
-			return false;
-		}
+		CuratorEvent read = this.root.awaitReply(watched.reply, deadline);
 		KeeperException.Code result = KeeperException.Code.get(read.getResultCode());
 		if (result == KeeperException.Code.NONODE) {
 			return true;

@@ -50,11 +50,12 @@ import org.apache.zookeeper.data.ACL;
  * <p>
  * <b>Replies.</b> Requests go to ZooKeeper in the background, and their replies are
  * waited for by a deadline (see {@link #awaitReply}): Curator retries an operation that
- * lost its connection for as long as its retry policy allows, which can be far longer
- * than a lock's wait time, and the wait for it ends anyway. Waiting on replies, rather
- * than on Curator's blocking calls, needs no interrupt to cut a wait short: the caller's
- * own interrupts stay the caller's. Curator goes on with a request whose reply is no
- * longer waited for; the caller cleans up after it (a node created too late is deleted).
+ * lost its connection for as long as its retry policy allows, and a frozen server leaves
+ * a client connected for two thirds of its session timeout, both far longer than a lock's
+ * wait time, and the wait for it ends anyway. Waiting on replies, rather than on
+ * Curator's blocking calls, needs no interrupt to cut a wait short: the caller's own
+ * interrupts stay the caller's. Curator goes on with a request whose reply is no longer
+ * waited for; the caller cleans up after it (a node created too late is deleted).
  */
 final class LockRoot {
 
@@ -65,10 +66,11 @@ final class LockRoot {
 	static final int MAX_READABLE_LENGTH = 160;
 
 	/**
-	 * How long past its deadline an acquisition waits for a reply of a ZooKeeper it is
-	 * not connected to.
+	 * How long past its deadline an acquisition waits for ZooKeeper's reply to a request
+	 * already on its way, and for the description of who holds the lock: the one slack of
+	 * the wait time.
 	 */
-	static final Duration GRACE = Duration.ofMillis(250);
+	static final Duration GRACE = Duration.ofMillis(500);
 
 	private static final int HASHED_PREFIX_LENGTH = 64;
 
@@ -80,8 +82,6 @@ final class LockRoot {
 			ZooDefs.Perms.WRITE, ZooDefs.Perms.ADMIN };
 
 	private static final String PERMISSION_LETTERS = "cdrwa";
-
-	private static final long CONNECTION_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	private static final Logger logger = LoggerFactory.getLogger(LockRoot.class);
 
@@ -366,39 +366,20 @@ final class LockRoot {
 	}
 
 	/**
-	 * Waits for the reply to a request sent in the background. A wait time bounds the
-	 * wait for other holders, not ZooKeeper's work: a reply is waited for until the
-	 * deadline plus {@link #GRACE}, and past that for as long as the client stays
-	 * connected, up to one session timeout more, since a slow ZooKeeper is not a held
-	 * lock. A client whose server stops answering loses its connection within two thirds
-	 * of the session timeout; the wait then ends at once, with a
-	 * {@link TimeoutException}.
+	 * Waits for the reply to a request sent in the background, until the deadline plus
+	 * {@link #GRACE}: the wait time bounds ZooKeeper's work too, so that a ZooKeeper that
+	 * is slow, or frozen while the client still believes itself connected, is answered
+	 * within the caller's time, with a {@link TimeoutException}.
 	 */
 	<T> T awaitReply(CompletableFuture<T> reply, long deadline) throws TimeoutException, InterruptedException {
-		long graceEnd = deadline + GRACE.toNanos();
-		long connectedEnd = graceEnd
-				+ TimeUnit.MILLISECONDS.toNanos(this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs());
-		while (true) {
-			long now = System.nanoTime();
-			long slice;
-			if (now - graceEnd < 0) {
-				slice = graceEnd - now;
-			}
-			else if (now - connectedEnd < 0 && this.client.getZookeeperClient().isConnected()) {
-				slice = Math.min(CONNECTION_CHECK_NANOS, connectedEnd - now);
-			}
-			else {
-				throw new TimeoutException("ZooKeeper did not reply in time");
-			}
-			try {
-				return reply.get(slice, TimeUnit.NANOSECONDS);
-			}
-			catch (TimeoutException ex) {
-				// look at the clock and the connection again
-			}
-			catch (ExecutionException ex) {
-				throw new IllegalStateException("A reply of ZooKeeper failed", ex.getCause());
-			}
+		try {
+			return reply.get(Math.max(0, deadline + GRACE.toNanos() - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			throw new TimeoutException("ZooKeeper did not reply in time");
+		}
+		catch (ExecutionException ex) {
+			throw new IllegalStateException("A reply of ZooKeeper failed", ex.getCause());
 		}
 	}
 

@@ -16,27 +16,27 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A lock's callers while ZooKeeper is slow to answer, or when they are interrupted: a
- * try-lock waits for the answer, an interrupt is kept, and a timeout ends within the
- * grace for replies.
+ * try-lock that ZooKeeper does not answer fails within the grace for replies and leaves
+ * no node behind, an interrupt is kept, and a timeout ends within the grace.
  */
 class LockRoundTripSlowReplyTests extends AbstractLockRoundTripTests {
 
 	@Test
-	void tryLockOfAFreeLockWhileZooKeeperIsSlowButConnectedTakesIt() throws Exception {
+	void tryLockWhileZooKeeperDoesNotAnswerFailsWithinTheGraceAndLeavesNoNode() throws Exception {
 		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
 		createUnreapedKeyNode(registry, "slow");
 		ZooKeeperLock lock = registry.obtain("slow");
 		this.proxy.holdReplies();
-		Future<Boolean> tried = this.threads.submit(() -> {
-			boolean taken = lock.tryLock();
-			if (taken) {
-				lock.unlock();
-			}
-			return taken;
-		});
-		await().during(LockRoot.GRACE.multipliedBy(3)).atMost(LONG_WAIT).until(() -> !tried.isDone());
+		long start = System.nanoTime();
+		assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(lock::tryLock)
+			.withMessageContaining("within 0ms")
+			.withMessageContaining("did not answer in time");
+		// the grace, and the scheduling delay of a busy machine
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(LockRoot.GRACE.plusSeconds(1));
 		this.proxy.releaseReplies();
-		assertThat(tried.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		await().atMost(LONG_WAIT).until(() -> registry.queueOf("slow").isEmpty());
+		assertThat(lock.tryLock()).isTrue();
+		lock.unlock();
 	}
 
 	@Test
@@ -48,7 +48,7 @@ class LockRoundTripSlowReplyTests extends AbstractLockRoundTripTests {
 		Future<Boolean> stillInterrupted = this.threads.submit(() -> {
 			acquiring.set(Thread.currentThread());
 			assertThatExceptionOfType(LockAcquisitionException.class)
-				.isThrownBy(() -> registry.acquire("interrupted", Duration.ofMillis(100)))
+				.isThrownBy(() -> registry.acquire("interrupted", LONG_WAIT))
 				.withMessageContaining("Interrupted");
 			return Thread.currentThread().isInterrupted();
 		});
@@ -72,6 +72,19 @@ class LockRoundTripSlowReplyTests extends AbstractLockRoundTripTests {
 	}
 
 	@Test
+	void waiterWhoseLookAtTheHolderIsNotAnsweredIsToldZooKeeperDidNotAnswer() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		createUnreapedKeyNode(registry, "unanswered");
+		AcquiredLock held = registry(this.zookeeper.newClient()).acquire("unanswered", LONG_WAIT);
+		this.proxy.holdRepliesFrom(ReplyHoldingProxy.GET_DATA);
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> registry.acquire("unanswered", Duration.ofSeconds(1)))
+			.withMessageContaining("did not answer in time");
+		this.proxy.releaseReplies();
+		held.release();
+	}
+
+	@Test
 	void timeoutWhoseHolderCannotBeToldInTimeEndsWithinTheGraceWithoutADescription() throws Exception {
 		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
 		createUnreapedKeyNode(registry, "undescribed");
@@ -85,11 +98,12 @@ class LockRoundTripSlowReplyTests extends AbstractLockRoundTripTests {
 			return Duration.ofNanos(System.nanoTime() - start);
 		});
 		await().until(() -> this.proxy.requests().contains(ReplyHoldingProxy.GET_DATA));
-		this.proxy.holdReplies();
+		// the waiter watches the holder's node; the read of the queue that would describe
+		// the holder, once the wait times out, is not answered
+		this.proxy.holdRepliesFrom(ReplyHoldingProxy.GET_CHILDREN2);
 		// a margin for a busy machine that stays below the 6.7 s (two thirds of the
-		// proxied
-		// client's session timeout) after which the held replies cost the connection: a
-		// wait for the description's reply would last at least that long
+		// proxied client's session timeout) after which the held replies cost the
+		// connection: a wait for the description's reply would last at least that long
 		assertThat(timedOut.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS))
 			.isLessThan(waitTime.plus(LockRoot.GRACE).plusSeconds(4));
 		this.proxy.releaseReplies();

@@ -235,7 +235,7 @@ class OutageWaitTests {
 	}
 
 	@Test
-	void zeroWaitWithoutZooKeeperFailsAfterTheConnectionTimeout() throws Exception {
+	void zeroWaitOfAClientThatLostZooKeeperFailsWithoutWaitingForTheConnection() throws Exception {
 		CuratorFramework client = client(LASTING_SESSION_MILLIS);
 		ZooKeeperLockRegistry registry = registry(client);
 		CountDownLatch suspended = stateReached(client, ConnectionState.SUSPENDED);
@@ -244,10 +244,10 @@ class OutageWaitTests {
 		long start = System.nanoTime();
 		assertThatExceptionOfType(LockAcquisitionException.class)
 			.isThrownBy(() -> registry.acquire("down", Duration.ZERO))
-			.withMessage("Could not acquire lock 'down': no connection to ZooKeeper (" + zookeeper.connectString()
-					+ ") within " + CONNECTION_TIMEOUT_MILLIS + "ms");
+			.withMessage("Could not acquire lock 'down' within 0ms: no connection to ZooKeeper ("
+					+ zookeeper.connectString() + ")");
 		assertThat(Duration.ofNanos(System.nanoTime() - start))
-			.isGreaterThanOrEqualTo(Duration.ofMillis(CONNECTION_TIMEOUT_MILLIS));
+			.isLessThan(Duration.ofMillis(CONNECTION_TIMEOUT_MILLIS));
 	}
 
 	@Test
@@ -262,10 +262,9 @@ class OutageWaitTests {
 				.isThrownBy(() -> registry.acquire("guarded", waitTime))
 				.withMessageStartingWith("Could not acquire lock 'guarded' within 2000ms: ZooKeeper (")
 				.withMessageContaining("did not answer in time");
-			// a reply is awaited past the grace while the client stays connected, up to
-			// one session timeout (see LockRoot#awaitReply)
+			// the grace, and the scheduling delay of a busy machine
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(waitTime)
-				.isLessThanOrEqualTo(waitTime.plus(LockRoot.GRACE).plusSeconds(10));
+				.isLessThan(waitTime.plus(LockRoot.GRACE).plusSeconds(1));
 			proxy.releaseReplies();
 		}
 	}
