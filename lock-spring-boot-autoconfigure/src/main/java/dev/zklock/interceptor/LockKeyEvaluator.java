@@ -12,6 +12,10 @@ import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationException;
+import org.springframework.expression.spel.ExpressionState;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.OpPlus;
+import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.util.ObjectUtils;
 
 /**
@@ -37,7 +41,8 @@ final class LockKeyEvaluator {
 	 * @return the non-blank keys: one, or several when the expression yields a collection
 	 * or an array
 	 * @throws IllegalArgumentException if the expression fails, a method it calls throws,
-	 * or it yields no usable key (among them a value whose {@code toString()} throws)
+	 * or it yields no usable key (among them a value whose {@code toString()} throws, and
+	 * one that concatenates {@code null})
 	 */
 	List<String> resolveKeys(LockSpec spec, @Nullable Object[] args, @Nullable Object target) {
 		LockExpressionRoot root = new LockExpressionRoot(spec.method(), args, target);
@@ -62,7 +67,50 @@ final class LockKeyEvaluator {
 			// SpEL rethrows unchecked exceptions of the methods it calls as they are
 			throw new IllegalArgumentException(spec.describe() + " failed: a method it calls threw " + ex, ex);
 		}
-		return validate(spec, value);
+		List<String> keys = validate(spec, value);
+		rejectNullConcatenated(spec, context, keys);
+		return keys;
+	}
+
+	/**
+	 * Refuses keys that a string concatenation made with a {@code null} operand, such as
+	 * {@code 'account:' + #account.id} with a {@code null} id, which SpEL turns into
+	 * {@code account:null}: a lock on the wrong key. Only keys that hold the text
+	 * {@code null} are looked at, by evaluating the operands of each concatenation again;
+	 * an operand that fails on its own proves nothing.
+	 */
+	private void rejectNullConcatenated(LockSpec spec, MethodBasedEvaluationContext context, List<String> keys) {
+		if (keys.stream().noneMatch((key) -> key.contains("null"))
+				|| !(spec.keyExpression() instanceof SpelExpression expression)) {
+			return;
+		}
+		String operand = nullOperand(expression.getAST(), new ExpressionState(context));
+		if (operand != null) {
+			throw new IllegalArgumentException(spec.describe() + " concatenates '" + operand + "', which is null");
+		}
+	}
+
+	private static @Nullable String nullOperand(SpelNode node, ExpressionState state) {
+		if (node instanceof OpPlus && node.getChildCount() == 2) {
+			for (int i = 0; i < 2; i++) {
+				SpelNode operand = node.getChild(i);
+				try {
+					if (operand.getValue(state) == null) {
+						return operand.toStringAST();
+					}
+				}
+				catch (RuntimeException ex) {
+					// evaluated on its own, out of its place: tells nothing
+				}
+			}
+		}
+		for (int i = 0; i < node.getChildCount(); i++) {
+			String operand = nullOperand(node.getChild(i), state);
+			if (operand != null) {
+				return operand;
+			}
+		}
+		return null;
 	}
 
 	private List<String> validate(LockSpec spec, @Nullable Object value) {

@@ -26,6 +26,8 @@ class KeyExpressionEvaluationTests extends AbstractDistributedLockInterceptorTes
 			assertThat(orders.byBean()).isEqualTo("prefix-x");
 			assertThat(orders.byRoot()).isEqualTo("byRoot");
 			assertThat(orders.byProperty(new Order("c-7"))).isEqualTo("customer:c-7");
+			assertThat(orders.byProperty(new Order("null"))).as("a key that holds null as text")
+				.isEqualTo("customer:null");
 		});
 	}
 
@@ -57,6 +59,10 @@ class KeyExpressionEvaluationTests extends AbstractDistributedLockInterceptorTes
 			assertThatIllegalArgumentException().isThrownBy(() -> orders.byProperty(null))
 				.withMessageContaining("'customer:' + #order.customerId")
 				.withMessageContaining("reads '#order', which is null");
+			assertThatIllegalArgumentException().isThrownBy(() -> orders.byProperty(new Order(null)))
+				.withMessageContaining("'customer:' + #order.customerId")
+				.withMessageContaining("OrderService.byProperty(Order)")
+				.withMessageContaining("concatenates '#order.customerId', which is null");
 			assertThat(orders.invocationCount()).isZero();
 			assertThat(context.getBean(ZooKeeperLockRegistry.class).keysInUse()).isZero();
 		});
