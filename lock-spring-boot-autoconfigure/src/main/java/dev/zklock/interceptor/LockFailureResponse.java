@@ -11,8 +11,11 @@ import java.util.concurrent.CompletableFuture;
 import dev.zklock.DistributedLock;
 import dev.zklock.LockException;
 import dev.zklock.LockFailureHandler;
+import dev.zklock.LockTimeoutException;
 import dev.zklock.OnLockFailure;
 import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -99,7 +102,10 @@ sealed interface LockFailureResponse {
 
 	/**
 	 * Returns nothing: {@code null}, an empty {@code Optional}, or an asynchronous result
-	 * completed with nothing.
+	 * completed with nothing. Each skipped call is logged in one line: at debug level
+	 * when another holder kept the lock, which is what skipping is for, and as a warning
+	 * when the lock could not be had for another reason (ZooKeeper unreachable, say),
+	 * which would otherwise skip every call in silence.
 	 *
 	 * @param result what the method returns
 	 * @param value what a skipped call of a method returning a plain value returns
@@ -126,8 +132,19 @@ sealed interface LockFailureResponse {
 			return new Skip(result, (returnType == Optional.class) ? Optional.empty() : null);
 		}
 
+		private static final Log logger = LogFactory.getLog(Skip.class);
+
 		@Override
 		public @Nullable Object respond(LockException failure, MethodInvocation invocation) {
+			if (failure instanceof LockTimeoutException) {
+				if (logger.isDebugEnabled()) {
+					logger.debug(
+							"Skipped " + LockSpecSource.describe(invocation.getMethod()) + ": " + failure.getMessage());
+				}
+			}
+			else {
+				logger.warn("Skipped " + LockSpecSource.describe(invocation.getMethod()) + ": " + failure.getMessage());
+			}
 			return switch (this.result.kind()) {
 				case VALUE -> this.value;
 				case COMPLETION_STAGE -> CompletableFuture.completedFuture(null);
