@@ -655,12 +655,13 @@ final class LockKey {
 
 		/**
 		 * Interrupts the holding thread, unless the hold has not begun, has ended or was
-		 * left by its thread, or belongs to no thread.
+		 * left by its thread, or belongs to no thread. A holder interrupted already keeps
+		 * that interrupt as its own: the release leaves it set.
 		 */
 		void interruptHolder() {
 			this.lockKey.lock.lock();
 			try {
-				if (this.begun && !this.threadLeft && this.holder != null) {
+				if (this.begun && !this.threadLeft && this.holder != null && !this.holder.isInterrupted()) {
 					this.holderInterrupted = true;
 					this.holder.interrupt();
 				}

@@ -559,7 +559,9 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * Releases one acquisition; the last one sharing a hold hands its lock node to a
 	 * waiting thread of this process, or sends its deletion to ZooKeeper without waiting
 	 * for the reply. The interrupt that the lost-lock policy gave the holder ends here;
-	 * any other interrupt of the thread stays set.
+	 * an interrupt the thread had before the policy's stays set (the policy did not
+	 * interrupt it then), while one set after the policy's cannot be told apart from it
+	 * and ends with it.
 	 */
 	private void release(LockKey lockKey, LockKey.Hold hold) {
 		try {

@@ -112,6 +112,27 @@ class LostLockTests {
 	}
 
 	@Test
+	void releaseKeepsTheInterruptThatTheHolderHadBeforeThePolicyInterruptedIt() throws Exception {
+		CuratorFramework client = this.zookeeper.newClient();
+		ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(client, "/locks", interruptingOnSuspension());
+		AcquiredLock lock = registry.acquire("digest", Duration.ofSeconds(5));
+		try {
+			Thread.currentThread().interrupt();
+			this.zookeeper.stop();
+			long deadline = System.nanoTime() + AWAIT.toNanos();
+			while (!lock.isLost() && System.nanoTime() - deadline < 0) {
+				Thread.onSpinWait();
+			}
+			assertThat(lock.isLost()).isTrue();
+			lock.release();
+			assertThat(Thread.currentThread().isInterrupted()).as("the application's own interrupt").isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+	}
+
+	@Test
 	void lossDeclaredBeforeAHoldBeginsDoesNotInterruptTheThreadStillAcquiringIt() throws Exception {
 		CuratorFramework client = this.zookeeper.newClient();
 		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
