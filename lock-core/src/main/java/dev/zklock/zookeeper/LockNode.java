@@ -16,7 +16,7 @@ package dev.zklock.zookeeper;
  * epochs below {@link #EPOCH_LIMIT}, which an ensemble reaches only after that many
  * leader elections.
  */
-record LockNode(String path, LockNodeKind kind, long czxid, long sessionId) {
+record LockNode(String path, LockNodeKind kind, long czxid, long sessionId, boolean copiesPossible) {
 
 	/** How many low bits of a token count the hand-offs of its node. */
 	static final int HAND_OFF_BITS = 12;
@@ -30,6 +30,20 @@ record LockNode(String path, LockNodeKind kind, long czxid, long sessionId) {
 	/** A node whose zxid fits no fencing token is an {@link IllegalStateException}. */
 	LockNode {
 		fencingTokenOf(czxid, 0);
+	}
+
+	/** A node whose create was answered at once: it has no copies. */
+	LockNode(String path, LockNodeKind kind, long czxid, long sessionId) {
+		this(path, kind, czxid, sessionId, false);
+	}
+
+	/**
+	 * The same node, known to have been created while the connection was lost: the create
+	 * may have been applied twice, and a copy may turn up in the queue after any look at
+	 * it, so the release looks for copies too.
+	 */
+	LockNode withCopiesPossible() {
+		return new LockNode(this.path, this.kind, this.czxid, this.sessionId, true);
 	}
 
 	/** The fencing token of the hold that {@code handOff} holders had before. */

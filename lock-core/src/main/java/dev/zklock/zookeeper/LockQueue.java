@@ -58,7 +58,9 @@ import org.jspecify.annotations.Nullable;
  * make a node: the acquisition knows one of them, and the other, ephemeral in a session
  * that lives on, would block the key until that session ends. The copies share the known
  * node's protection id, which no other create uses; they are deleted whenever the queue
- * is read for the node, and when the node is given up. Nothing else ever deletes them.
+ * is read for the node, when the node is given up, and when a node whose create lost its
+ * connection is released (a copy may turn up after the node's last look at the queue).
+ * Nothing else ever deletes them.
  * <p>
  * <b>Waits.</b> Every wait ends by the acquisition's deadline, the waits for replies
  * within {@link LockRoot#awaitReply}. While the client is disconnected nothing is sent,
@@ -124,7 +126,9 @@ final class LockQueue {
 					if (node == null) {
 						verifyRoot(turnDeadline);
 						arrival = enqueue(kind, holder, pauses, turnDeadline);
-						node = arrival.node();
+						node = (lossDetector.connectionLosses() != connectionLossesSeen)
+								? arrival.node().withCopiesPossible() : arrival.node();
+						arrival = new Arrival(node, arrival.firstLook(), arrival.checkedAt());
 					}
 					else {
 						long checkedAt = pauses.getAsLong();
@@ -277,10 +281,12 @@ final class LockQueue {
 		if (result != KeeperException.Code.OK) {
 			throw KeeperException.create(result, event.getPath());
 		}
-		Stat stat = (event.getStat() != null) ? event.getStat() : statOfFoundAgain(event, deadline);
+		boolean foundAgain = event.getStat() == null;
+		Stat stat = foundAgain ? statOfFoundAgain(event, deadline) : event.getStat();
 		try {
 			// deleted in the background if its zxid fits no fencing token
-			return new Arrival(new LockNode(event.getName(), kind, stat.getCzxid(), stat.getEphemeralOwner()),
+			return new Arrival(
+					new LockNode(event.getName(), kind, stat.getCzxid(), stat.getEphemeralOwner(), foundAgain),
 					firstLook, checkedAt);
 		}
 		catch (IllegalStateException ex) {
@@ -603,7 +609,8 @@ final class LockQueue {
 	 * disconnected, the deletion is sent once it is connected again
 	 * ({@link #whenConnected}): if the session ended meanwhile, ZooKeeper deleted the
 	 * node with it. A failed deletion is logged; Curator keeps deleting in the
-	 * background, and ZooKeeper deletes the node when the session ends.
+	 * background, and ZooKeeper deletes the node when the session ends. The copies of a
+	 * node whose create lost its connection are looked for and deleted too.
 	 */
 	void release(LockNode node) {
 		whenConnected(() -> {
@@ -616,6 +623,9 @@ final class LockQueue {
 						logUndeletedNode(node, result.toString());
 					}
 				}).forPath(node.path());
+				if (node.copiesPossible()) {
+					deleteCopiesOf(node.path());
+				}
 			}
 			catch (Exception ex) {
 				logUndeletedNode(node, ex.toString());

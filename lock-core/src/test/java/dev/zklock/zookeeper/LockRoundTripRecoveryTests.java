@@ -9,6 +9,8 @@ import java.util.concurrent.TimeUnit;
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.testsupport.ReplyHoldingProxy;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.ProtectedUtils;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
@@ -58,6 +60,26 @@ class LockRoundTripRecoveryTests extends AbstractLockRoundTripTests {
 		Future<AcquiredLock> acquisition = startAcquisitionWith(this.proxy::loseRequests, registry, "lost-requests");
 		String keyPath = registry.pathOf("lost-requests");
 		assertThat(lockNodeAfterReconnecting(acquisition, this.zookeeper.newClient(), keyPath)).contains("-lock-");
+	}
+
+	@Test
+	void lateCopyOfANodeCreatedAcrossAConnectionLossIsDeletedAtItsRelease() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		Future<AcquiredLock> acquisition = startAcquisitionWith(this.proxy::holdReplies, registry, "late-copy");
+		String keyPath = registry.pathOf("late-copy");
+		CuratorFramework observer = this.zookeeper.newClient();
+		await().until(() -> observer.getChildren().forPath(keyPath).size() == 1);
+		this.proxy.dropConnections();
+		AcquiredLock lock = acquisition.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+		String held = observer.getChildren().forPath(keyPath).get(0);
+		String id = ProtectedUtils.extractProtectedId(held).orElseThrow();
+		// the create sent twice, applied again after the holder's last look at the queue
+		String copy = this.proxiedClient.create()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.forPath(keyPath + "/" + ProtectedUtils.getProtectedPrefix(id) + "lock-");
+		lock.release();
+		await().until(() -> observer.checkExists().forPath(copy) == null);
+		registry(this.zookeeper.newClient()).acquire("late-copy", Duration.ofSeconds(5)).release();
 	}
 
 	@Test
