@@ -55,12 +55,14 @@ public class ExportService {
 		return Flux.just(new Event(id, 1), new Event(id, 2));
 	}
 
+	// tag::scheduled[]
 	// once per tick across instances
 	@Scheduled(cron = "0 */5 * * * *")
 	@DistributedLock(key = "'cleanup'", waitTime = "0", onFailure = OnLockFailure.SKIP, holdAtLeast = "30s")
 	public void cleanup() {
 		removeExpired();
 	}
+	// end::scheduled[]
 	// end::annotation[]
 
 	// tag::template[]
