@@ -35,10 +35,10 @@ import java.lang.annotation.Target;
  * Spring's test framework shares (the same configuration) share the server too, and it
  * stops, its data deleted, when the context closes, after the application's beans. The
  * application gets {@code distributed-lock.zookeeper.connect-string}, over any value the
- * test or the application sets, and its own embedded server is turned off
- * ({@code distributed-lock.zookeeper.embedded.enabled=false}) even where its
- * configuration turns it on: the application locks on this server, where
- * {@link OtherProcess} holds keys.
+ * test or the application sets, and
+ * {@code distributed-lock.zookeeper.embedded.enabled=false}: an application whose
+ * configuration starts an embedded server for development locks on the test's server
+ * instead, the one that {@link OtherProcess} uses.
  * <p>
  * The context gets an {@link OtherProcess} bean as well: a client with a session of its
  * own that holds the application's keys as another instance of it would. And

@@ -17,16 +17,16 @@ import org.springframework.test.context.MergedContextConfiguration;
 
 /**
  * Starts the server of an {@link EmbeddedLockServer} test's application context before
- * the context refreshes: gives the application its connect string (and turns the
- * application's own embedded server off, if its configuration turns it on), the context
- * an {@link OtherProcess} bean, and {@link LockAssertions} the context's locks; the
- * server stops when the context closes, after every bean of the application.
+ * the context refreshes: gives the application its connect string (and turns off an
+ * embedded server that the application's configuration enables), the context an
+ * {@link OtherProcess} bean, and {@link LockAssertions} the context's locks; the server
+ * stops when the context closes, after every bean of the application.
  */
 final class EmbeddedLockServerContextCustomizer implements ContextCustomizer {
 
 	static final String CONNECT_STRING_PROPERTY = "distributed-lock.zookeeper.connect-string";
 
-	static final String EMBEDDED_SERVER_PROPERTY = "distributed-lock.zookeeper.embedded.enabled";
+	static final String EMBEDDED_ENABLED_PROPERTY = "distributed-lock.zookeeper.embedded.enabled";
 
 	private static final String SERVER_BEAN_NAME = "embeddedLockServer";
 
@@ -46,12 +46,12 @@ final class EmbeddedLockServerContextCustomizer implements ContextCustomizer {
 		beanFactory.registerSingleton(SERVER_BEAN_NAME, server);
 		singletons.registerDisposableBean(SERVER_BEAN_NAME, server);
 		String connectString = server.connectString();
-		// first of all sources, and with the application's own embedded server off, which
-		// would otherwise take its place: the test locks where OtherProcess does
+		// first of all property sources: the test's server wins over the application's
+		// configuration, an embedded server of its own (as for development) included
 		context.getEnvironment()
 			.getPropertySources()
 			.addFirst(new MapPropertySource(SERVER_BEAN_NAME,
-					Map.of(CONNECT_STRING_PROPERTY, connectString, EMBEDDED_SERVER_PROPERTY, "false")));
+					Map.of(CONNECT_STRING_PROPERTY, connectString, EMBEDDED_ENABLED_PROPERTY, "false")));
 		beanFactory.addBeanPostProcessor(new LockRecordingPostProcessor());
 		definitions.registerBeanDefinition(OTHER_PROCESS_BEAN_NAME, otherProcess(beanFactory, connectString));
 	}

@@ -23,7 +23,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre class="code">
  * LockAssertions.assertThatCall(() -&gt; orders.pay("42")).ranUnderLock("order:42").ofType(LockType.EXCLUSIVE);
+ * LockAssertions.assertThatCheckedCall(() -&gt; orders.refund("42")).ranUnderLock("order:42");
  * </pre>
+ *
+ * ({@link #assertThatCheckedCall(CheckedCall)} for a call that throws checked
+ * exceptions).
  *
  * A write lock is the exclusive lock of its key, so {@link LockType#WRITE} and
  * {@link LockType#EXCLUSIVE} match each other. Locks that belong to no thread, those of
@@ -71,7 +75,43 @@ public final class LockAssertions {
 		if (call == null) {
 			throw new IllegalArgumentException("'call' must not be null");
 		}
+		return new LockedCallAssert(LockRecorder.INSTANCE.record(call::run),
+				LockRecorder.INSTANCE.observesAnyTemplate());
+	}
+
+	/**
+	 * Runs a call that may throw checked exceptions, such as a method declared
+	 * {@code throws IOException}, as {@link #assertThatCall(Runnable)} runs a call, and
+	 * returns the assertions about the locks it took on the calling thread. The call's
+	 * exceptions propagate unchanged.
+	 * @param <E> the type of the checked exceptions that the call throws
+	 * @param call the call
+	 * @return the assertions about the call's locks
+	 * @throws E what the call throws
+	 * @throws IllegalArgumentException if the call is {@code null}
+	 */
+	public static <E extends Exception> LockedCallAssert assertThatCheckedCall(CheckedCall<E> call) throws E {
+		if (call == null) {
+			throw new IllegalArgumentException("'call' must not be null");
+		}
 		return new LockedCallAssert(LockRecorder.INSTANCE.record(call), LockRecorder.INSTANCE.observesAnyTemplate());
+	}
+
+	/**
+	 * A call that may throw checked exceptions, for
+	 * {@link LockAssertions#assertThatCheckedCall(CheckedCall)}.
+	 *
+	 * @param <E> the type of the checked exceptions that the call throws
+	 */
+	@FunctionalInterface
+	public interface CheckedCall<E extends Exception> {
+
+		/**
+		 * Makes the call.
+		 * @throws E if the call fails
+		 */
+		void call() throws E;
+
 	}
 
 	private static void assertHeld(String key, @Nullable LockType type) {

@@ -90,15 +90,17 @@ final class LockRecorder implements ObservationHandler<LockObservationContext> {
 	/**
 	 * Runs a call, recording the holds that observed templates start on the calling
 	 * thread meanwhile.
+	 * @param <E> the type of the checked exceptions that the call throws
 	 * @param call the call
 	 * @return the recorded holds, in the order they started
+	 * @throws E what the call throws
 	 */
-	List<RecordedHold> record(Runnable call) {
+	<E extends Exception> List<RecordedHold> record(LockAssertions.CheckedCall<E> call) throws E {
 		List<RecordedHold> outer = this.recordings.get();
 		List<RecordedHold> recording = new ArrayList<>();
 		this.recordings.set(recording);
 		try {
-			call.run();
+			call.call();
 		}
 		finally {
 			this.recordings.set(outer);

@@ -1,5 +1,7 @@
 package dev.zklock.test;
 
+import java.io.IOException;
+
 import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
 import dev.zklock.LockType;
@@ -14,6 +16,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIOException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 @SpringBootTest(classes = ShopApplication.class)
@@ -81,6 +84,13 @@ class LockAssertionsTests {
 			.ofType(LockType.WRITE);
 		LockAssertions.assertThatCall(() -> this.orders.price("apple")).ranUnderLock("catalog").ofType(LockType.READ);
 		LockAssertions.assertThatCall(this.orders::closedDays).ranUnderNoLock();
+	}
+
+	@Test
+	void callThatThrowsCheckedExceptionsRanUnderTheLockOfItsKey() throws IOException {
+		LockAssertions.assertThatCheckedCall(() -> this.orders.refund("8")).ranUnderLock("order:8");
+		assertThatIOException().isThrownBy(() -> LockAssertions.assertThatCheckedCall(() -> this.orders.refund("")))
+			.withMessage("No order to refund");
 	}
 
 	@Test

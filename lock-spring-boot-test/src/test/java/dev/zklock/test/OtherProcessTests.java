@@ -6,12 +6,14 @@ import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.LockType;
+import dev.zklock.autoconfigure.zookeeper.EmbeddedZooKeeperServer;
 import dev.zklock.test.shop.OrderService;
 import dev.zklock.test.shop.ShopApplication;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -29,6 +31,17 @@ class OtherProcessTests {
 
 	@Autowired
 	private OtherProcess otherProcess;
+
+	@Autowired
+	private ApplicationContext context;
+
+	@Test
+	void applicationUsesTheTestServerThoughItsConfigurationEnablesTheEmbeddedServer() {
+		// src/test/resources/application.yml enables the embedded server
+		assertThat(this.context.getBeanProvider(EmbeddedZooKeeperServer.class).getIfAvailable()).isNull();
+		assertThat(this.context.getEnvironment().getProperty("distributed-lock.zookeeper.embedded.enabled"))
+			.isEqualTo("false");
+	}
 
 	@Test
 	void lockedMethodTimesOutWhileTheOtherProcessHoldsTheKeyAndRunsOnceItIsReleased() {

@@ -125,9 +125,7 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
 			socket.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port));
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("The embedded ZooKeeper server cannot listen on 127.0.0.1:" + port
-					+ ", which is in use; set distributed-lock.zookeeper.embedded.port to a free port, or 0 for any",
-					ex);
+			throw new EmbeddedServerPortInUseException(port, ex);
 		}
 	}
 

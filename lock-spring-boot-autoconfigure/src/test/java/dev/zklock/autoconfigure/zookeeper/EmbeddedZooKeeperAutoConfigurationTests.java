@@ -20,6 +20,7 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
@@ -28,12 +29,15 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.io.FileSystemResource;
 import org.springframework.core.io.support.PropertiesLoaderUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+@ExtendWith(OutputCaptureExtension.class)
 class EmbeddedZooKeeperAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
@@ -55,6 +59,55 @@ class EmbeddedZooKeeperAutoConfigurationTests {
 				});
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(BusyMachine.MARGIN);
 		}
+	}
+
+	@Test
+	void portInUseIsReportedWithTheAdviceToUseTheServerOfTheInstanceOnIt() throws Exception {
+		try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			int port = taken.getLocalPort();
+			this.contextRunner
+				.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
+						"distributed-lock.zookeeper.embedded.port=" + port)
+				.run((context) -> {
+					FailureAnalysis analysis = new EmbeddedServerPortInUseFailureAnalyzer()
+						.analyze(context.getStartupFailure());
+					assertThat(analysis).isNotNull();
+					assertThat(analysis.getDescription()).contains("127.0.0.1:" + port + ", which is in use");
+					assertThat(analysis.getAction())
+						.contains("'distributed-lock.zookeeper.connect-string=127.0.0.1:" + port + "'")
+						.contains("'distributed-lock.zookeeper.embedded.enabled=false'")
+						.doesNotContain("or 0 for any");
+				});
+		}
+		Properties factories = PropertiesLoaderUtils.loadProperties(
+				new FileSystemResource(Path.of("src", "main", "resources", "META-INF", "spring.factories")));
+		assertThat(factories.getProperty(FailureAnalyzer.class.getName()).split(","))
+			.contains(EmbeddedServerPortInUseFailureAnalyzer.class.getName());
+	}
+
+	@Test
+	void embeddedServerBesideAConnectStringWarnsThatInstancesWouldNotExcludeEachOther(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
+					"distributed-lock.zookeeper.embedded.port=0", "distributed-lock.zookeeper.connect-string=zk1:2181")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).contains("WARN")
+					.contains("'distributed-lock.zookeeper.connect-string' (zk1:2181) is set too, and ignored")
+					.contains("not other instances with servers of their own");
+			});
+	}
+
+	@Test
+	void embeddedServerUnderAProductionProfileWarnsButNotUnderADevelopmentOne(CapturedOutput output) {
+		ApplicationContextRunner embedded = this.contextRunner.withPropertyValues(
+				"distributed-lock.zookeeper.embedded.enabled=true", "distributed-lock.zookeeper.embedded.port=0");
+		embedded.withInitializer((context) -> context.getEnvironment().setActiveProfiles("dev", "local"))
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).doesNotContain("not other instances with servers of their own");
+		embedded.withInitializer((context) -> context.getEnvironment().setActiveProfiles("dev", "prod"))
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).contains("profiles [prod] are active, which are not development or test profiles");
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.zklock.test.shop;
 
+import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.zklock.DistributedLock;
@@ -10,8 +11,8 @@ import dev.zklock.OnLockFailure;
 import org.springframework.stereotype.Service;
 
 /**
- * Pays orders under their lock, reads prices under the catalog's read lock, and closes
- * the day once, skipping it while another instance closes it.
+ * Pays and refunds orders under their lock, reads prices under the catalog's read lock,
+ * and closes the day once, skipping it while another instance closes it.
  */
 @Service
 public class OrderService {
@@ -28,6 +29,14 @@ public class OrderService {
 	public long pay(String orderId) {
 		this.ledger.record(orderId);
 		return LockHandle.current().fencingToken();
+	}
+
+	@DistributedLock(key = "'order:' + #orderId", waitTime = "0")
+	public void refund(String orderId) throws IOException {
+		if (orderId.isEmpty()) {
+			throw new IOException("No order to refund");
+		}
+		this.ledger.record(orderId);
 	}
 
 	public void payWithoutLock(String orderId) {
