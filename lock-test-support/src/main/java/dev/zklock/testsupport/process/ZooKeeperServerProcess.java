@@ -149,6 +149,29 @@ public final class ZooKeeperServerProcess {
 	}
 
 	/**
+	 * Freezes the server ({@code kill -STOP}): its connections stay open and nothing
+	 * answers, as in a partition or a long pause.
+	 * @throws IOException if the signal cannot be sent
+	 * @throws InterruptedException if interrupted while sending it
+	 */
+	public void pause() throws IOException, InterruptedException {
+		if (this.process != null) {
+			this.process.pause();
+		}
+	}
+
+	/**
+	 * Lets a frozen server run again ({@code kill -CONT}).
+	 * @throws IOException if the signal cannot be sent
+	 * @throws InterruptedException if interrupted while sending it
+	 */
+	public void resume() throws IOException, InterruptedException {
+		if (this.process != null) {
+			this.process.resume();
+		}
+	}
+
+	/**
 	 * Stops the server with {@code SIGTERM}, killing it if it does not end in ten
 	 * seconds.
 	 * @throws InterruptedException if interrupted while waiting for it to end
