@@ -6,7 +6,7 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 /**
  * Configuration properties of the JDBC lock fence.
  */
-@ConfigurationProperties("distributed-lock.jdbc-fence")
+@ConfigurationProperties(prefix = "distributed-lock.jdbc-fence", ignoreUnknownFields = false)
 public class JdbcLockFenceProperties {
 
 	/**
