@@ -1,0 +1,105 @@
+package dev.zklock.kotlin
+
+import dev.zklock.LockTemplate
+import dev.zklock.testsupport.ZooKeeperTestServer
+import dev.zklock.zookeeper.ZooKeeperLockRegistry
+import java.time.Duration
+import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.TimeoutCancellationException
+import kotlinx.coroutines.async
+import kotlinx.coroutines.awaitCancellation
+import kotlinx.coroutines.cancelAndJoin
+import kotlinx.coroutines.launch
+import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withTimeout
+import kotlinx.coroutines.yield
+import org.assertj.core.api.Assertions.assertThat
+import org.assertj.core.api.Assertions.assertThatExceptionOfType
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
+
+class LockTemplateExtensionsTests {
+
+	@RegisterExtension
+	@JvmField
+	val zookeeper = ZooKeeperTestServer()
+
+	private fun template(): LockTemplate =
+		LockTemplate(ZooKeeperLockRegistry(zookeeper.newClient(), "/locks"), Duration.ofSeconds(5))
+
+	@Test
+	fun `a second client waits for the first coroutine's release`() = runBlocking<Unit> {
+		val first = template()
+		val second = template()
+		val held = CompletableDeferred<Unit>()
+		val release = CompletableDeferred<Unit>()
+		val holder = launch(Dispatchers.Default) {
+			first.withLock("order:1", Duration.ofSeconds(5)) {
+				held.complete(Unit)
+				release.await()
+			}
+		}
+		held.await()
+		val waiter = async(Dispatchers.Default) {
+			second.withLock("order:1", Duration.ofSeconds(30)) { "second" }
+		}
+		yield()
+		assertThat(waiter.isCompleted).isFalse()
+		release.complete(Unit)
+		assertThat(waiter.await()).isEqualTo("second")
+		holder.join()
+	}
+
+	@Test
+	fun `the handle is in the coroutine's context across thread switches`() = runBlocking<Unit> {
+		val result = template().withLock("order:2", Duration.ofSeconds(5)) { lock ->
+			kotlinx.coroutines.withContext(Dispatchers.IO) {
+				assertThat(currentLockHandle()).isSameAs(lock)
+				assertThat(lock.isValid).isTrue()
+				lock.key()
+			}
+		}
+		assertThat(result).isEqualTo("order:2")
+		assertThat(currentLockHandle()).isNull()
+	}
+
+	@Test
+	fun `cancelling the holder releases the lock`() = runBlocking<Unit> {
+		val first = template()
+		val held = CompletableDeferred<Unit>()
+		val holder = launch(Dispatchers.Default) {
+			first.withLock("order:3", Duration.ofSeconds(5)) {
+				held.complete(Unit)
+				awaitCancellation()
+			}
+		}
+		held.await()
+		holder.cancelAndJoin()
+		assertThat(template().withLock("order:3", Duration.ofSeconds(10)) { "taken" }).isEqualTo("taken")
+	}
+
+	@Test
+	fun `withTimeout ends the wait, and the waiter holds nothing afterwards`() = runBlocking<Unit> {
+		val first = template()
+		val held = CompletableDeferred<Unit>()
+		val release = CompletableDeferred<Unit>()
+		val holder = launch(Dispatchers.Default) {
+			first.withLock("order:4", Duration.ofSeconds(5)) {
+				held.complete(Unit)
+				release.await()
+			}
+		}
+		held.await()
+		val second = template()
+		assertThatExceptionOfType(TimeoutCancellationException::class.java).isThrownBy {
+			runBlocking {
+				withTimeout(300) { second.withLock("order:4", Duration.ofSeconds(60)) { "never" } }
+			}
+		}
+		release.complete(Unit)
+		holder.join()
+		assertThat(second.withLock("order:4", Duration.ofSeconds(10)) { "taken" }).isEqualTo("taken")
+	}
+
+}
