@@ -8,9 +8,10 @@ import java.time.Duration
 import java.util.concurrent.CompletableFuture
 import kotlin.coroutines.AbstractCoroutineContextElement
 import kotlin.coroutines.CoroutineContext
-import kotlin.coroutines.coroutineContext
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.currentCoroutineContext
+import kotlinx.coroutines.ensureActive
 import kotlinx.coroutines.NonCancellable
 import kotlinx.coroutines.future.await
 import kotlinx.coroutines.runInterruptible
@@ -59,6 +60,8 @@ suspend fun <T> LockTemplate.withLock(request: LockRequest,
 	catch (ex: Throwable) {
 		// Cancelled while waiting, or just after the lock was taken: release what was taken
 		work.completeExceptionally(ex)
+		// An interrupted wait reads as the cancellation (or withTimeout) that interrupted it
+		currentCoroutineContext().ensureActive()
 		throw ex
 	}
 	val lock = checkNotNull(handle)
@@ -90,4 +93,4 @@ class HeldLock(val handle: LockHandle) : AbstractCoroutineContextElement(HeldLoc
  * The lock held by the innermost [withLock] call around the calling coroutine, or `null`
  * outside one.
  */
-suspend fun currentLockHandle(): LockHandle? = coroutineContext[HeldLock]?.handle
+suspend fun currentLockHandle(): LockHandle? = currentCoroutineContext()[HeldLock]?.handle
