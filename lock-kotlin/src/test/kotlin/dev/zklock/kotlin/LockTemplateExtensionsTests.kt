@@ -12,6 +12,7 @@ import kotlinx.coroutines.awaitCancellation
 import kotlinx.coroutines.cancelAndJoin
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withContext
 import kotlinx.coroutines.withTimeout
 import kotlinx.coroutines.yield
 import org.assertj.core.api.Assertions.assertThat
@@ -53,13 +54,16 @@ class LockTemplateExtensionsTests {
 
 	@Test
 	fun `the handle is in the coroutine's context across thread switches`() = runBlocking<Unit> {
-		val result = template().withLock("order:2", Duration.ofSeconds(5)) { lock ->
-			kotlinx.coroutines.withContext(Dispatchers.IO) {
-				assertThat(currentLockHandle()).isSameAs(lock)
-				assertThat(lock.isValid).isTrue()
+		val lockTemplate = template()
+		// tag::with-lock[]
+		val result = lockTemplate.withLock("order:2", Duration.ofSeconds(5)) { lock ->
+			withContext(Dispatchers.IO) {
+				// Another thread, the same call: the lock is still held, and in the context
+				check(currentLockHandle() === lock && lock.isValid)
 				lock.key()
 			}
 		}
+		// end::with-lock[]
 		assertThat(result).isEqualTo("order:2")
 		assertThat(currentLockHandle()).isNull()
 	}
