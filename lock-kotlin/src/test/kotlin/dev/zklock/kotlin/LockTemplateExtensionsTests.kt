@@ -106,4 +106,17 @@ class LockTemplateExtensionsTests {
 		assertThat(second.withLock("order:4", Duration.ofSeconds(10)) { "taken" }).isEqualTo("taken")
 	}
 
+	@Test
+	fun `a nested withLock of the same key waits for itself until its wait time ends`() = runBlocking<Unit> {
+		val lockTemplate = template()
+		assertThatExceptionOfType(dev.zklock.LockTimeoutException::class.java).isThrownBy {
+			runBlocking {
+				lockTemplate.withLock("order:5", Duration.ofSeconds(5)) {
+					lockTemplate.withLock("order:5", Duration.ofMillis(200)) { "nested" }
+				}
+			}
+		}
+		assertThat(lockTemplate.withLock("order:5", Duration.ofSeconds(10)) { "after" }).isEqualTo("after")
+	}
+
 }
