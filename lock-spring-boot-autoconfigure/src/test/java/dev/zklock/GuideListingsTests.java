@@ -31,7 +31,7 @@ class GuideListingsTests {
 
 	private static final Path PAGES = ROOT.resolve(Path.of("docs", "modules", "ROOT", "pages"));
 
-	private static final Set<String> CODE_LANGUAGES = Set.of("java", "yaml", "yml", "properties");
+	private static final Set<String> CODE_LANGUAGES = Set.of("java", "kotlin", "yaml", "yml", "properties");
 
 	/**
 	 * A block attribute line that makes the next listing a source listing: its first
@@ -201,7 +201,7 @@ class GuideListingsTests {
 				.toList()) {
 				try (Stream<Path> files = Files.walk(module.resolve(Path.of("src", "test")))) {
 					files.filter(Files::isRegularFile)
-						.filter((file) -> file.toString().matches(".*\\.(java|ya?ml|properties)$"))
+						.filter((file) -> file.toString().matches(".*\\.(java|kt|ya?ml|properties)$"))
 						.forEach((file) -> addTexts(file, texts));
 				}
 			}
