@@ -70,7 +70,30 @@ class LockRoundTripRecoveryTests extends AbstractLockRoundTripTests {
 		CuratorFramework observer = this.zookeeper.newClient();
 		await().until(() -> observer.getChildren().forPath(keyPath).size() == 1);
 		this.proxy.dropConnections();
-		AcquiredLock lock = acquisition.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+		releaseWithALateCopy(acquisition.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS), keyPath, observer);
+		registry(this.zookeeper.newClient()).acquire("late-copy", Duration.ofSeconds(5)).release();
+	}
+
+	@Test
+	void lateCopyOfANodeWhoseCreateWasSentAgainIsDeletedAtItsRelease() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		Future<AcquiredLock> acquisition = startAcquisitionWith(this.proxy::loseRequests, registry, "resent");
+		String keyPath = registry.pathOf("resent");
+		CuratorFramework observer = this.zookeeper.newClient();
+		this.proxy.dropConnections();
+		// the create sent again was answered with its node: only the announced loss of
+		// the
+		// connection tells that a copy may turn up
+		releaseWithALateCopy(acquisition.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS), keyPath, observer);
+		registry(this.zookeeper.newClient()).acquire("resent", Duration.ofSeconds(5)).release();
+	}
+
+	/**
+	 * Plants a copy of the lock's node in its session, as a create applied twice makes
+	 * one after the holder's last look at the queue, releases the lock, and waits until
+	 * the copy is deleted.
+	 */
+	private void releaseWithALateCopy(AcquiredLock lock, String keyPath, CuratorFramework observer) throws Exception {
 		String held = observer.getChildren().forPath(keyPath).get(0);
 		String id = ProtectedUtils.extractProtectedId(held).orElseThrow();
 		// the create sent twice, applied again after the holder's last look at the queue
@@ -79,7 +102,6 @@ class LockRoundTripRecoveryTests extends AbstractLockRoundTripTests {
 			.forPath(keyPath + "/" + ProtectedUtils.getProtectedPrefix(id) + "lock-");
 		lock.release();
 		await().until(() -> observer.checkExists().forPath(copy) == null);
-		registry(this.zookeeper.newClient()).acquire("late-copy", Duration.ofSeconds(5)).release();
 	}
 
 	@Test
