@@ -310,6 +310,7 @@ final class LockKey {
 		}
 		this.lock.lock();
 		try {
+			hold.givenBack = true;
 			if (leads) {
 				cohort.leadFailed();
 				return hold.node;
@@ -416,6 +417,7 @@ final class LockKey {
 		}
 		this.lock.lock();
 		try {
+			hold.givenBack = true;
 			return cohort.leave(hold.node, handOff, checkedAt);
 		}
 		finally {
@@ -541,6 +543,12 @@ final class LockKey {
 		/** Whether the lost-lock policy interrupted the holder. */
 		private boolean holderInterrupted;
 
+		/**
+		 * Whether the hold gave its node back to its cohort ({@link LockKey#giveBack},
+		 * {@link LockKey#giveUp}): the node may be another hold's now.
+		 */
+		private boolean givenBack;
+
 		Hold(LockKey lockKey, LockNode node, int handOff, @Nullable Thread holder) {
 			this.lockKey = lockKey;
 			this.node = node;
@@ -605,7 +613,11 @@ final class LockKey {
 
 		/**
 		 * Event: a doubt is raised. The lock is uncertain, in a new doubt generation, and
-		 * its node takes no more holders of this process.
+		 * its node takes no more holders of this process, unless the hold gave it back
+		 * already: the loss detector raises doubts on the holds it saw registered, among
+		 * which a hold that passed its node on since, to a successor that the same doubt
+		 * reaches on its own (registered before the doubt) or not at all (its turn then
+		 * checks the doubt count).
 		 */
 		void markUncertain() {
 			this.doubt.updateAndGet((doubt) -> (((doubt >>> 1) + 1) << 1) | 1);
@@ -613,7 +625,9 @@ final class LockKey {
 			if (cohort != null) {
 				this.lockKey.lock.lock();
 				try {
-					cohort.retire(this.node);
+					if (!this.givenBack) {
+						cohort.retire(this.node);
+					}
 				}
 				finally {
 					this.lockKey.lock.unlock();

@@ -54,6 +54,36 @@ class LockCohortTests {
 		assertThat(turnWithin(Duration.ofSeconds(1))).isNotNull();
 	}
 
+	/**
+	 * The loss detector raises a doubt on the holds it saw registered: one of them may
+	 * have passed its node on since, to a successor registered after the doubt, whose
+	 * turn the doubt count guards. The late doubt about the former holder leaves the node
+	 * taking holders.
+	 */
+	@Test
+	void doubtAboutAHoldThatPassedItsNodeOnDoesNotRetireItsSuccessorsNode() throws Exception {
+		LockNode exclusiveNode = new LockNode("/locks/doc/_c_1-lock-0000000000", LockNodeKind.EXCLUSIVE, 1, 1);
+		assertThat(exclusiveTurn()).isEqualTo(LockKey.Turn.LEAD);
+		LockKey.Hold first = new LockKey.Hold(this.lockKey, exclusiveNode, 0, Thread.currentThread());
+		assertThat(this.lockKey.begin(first, true, 3)).isTrue();
+		LockKey.Waiter second = this.lockKey.arrive(LockNodeKind.EXCLUSIVE);
+		assertThat(this.lockKey.exit(first)).isEqualTo(LockKey.Change.ENDED);
+		assertThat(this.lockKey.giveBack(first, true, 3)).as("passed on").isNull();
+		LockKey.Turn secondTurn = this.lockKey.await(second, System.nanoTime());
+		assertThat(secondTurn).isEqualTo(new LockKey.Turn(exclusiveNode, 1, 3));
+		LockKey.Hold successor = new LockKey.Hold(this.lockKey, exclusiveNode, 1, null);
+		assertThat(this.lockKey.begin(successor, false, 3)).isTrue();
+		first.markUncertain();
+		LockKey.Waiter third = this.lockKey.arrive(LockNodeKind.EXCLUSIVE);
+		assertThat(this.lockKey.exit(successor)).isEqualTo(LockKey.Change.ENDED);
+		assertThat(this.lockKey.giveBack(successor, true, 3)).as("passed on again").isNull();
+		assertThat(this.lockKey.await(third, System.nanoTime())).isEqualTo(new LockKey.Turn(exclusiveNode, 2, 3));
+	}
+
+	private LockKey.Turn exclusiveTurn() throws InterruptedException {
+		return this.lockKey.await(this.lockKey.arrive(LockNodeKind.EXCLUSIVE), System.nanoTime());
+	}
+
 	private LockKey.Hold holdOf(LockNode held) {
 		return new LockKey.Hold(this.lockKey, held, 0, null);
 	}
