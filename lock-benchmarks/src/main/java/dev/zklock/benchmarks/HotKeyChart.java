@@ -84,6 +84,8 @@ final class HotKeyChart {
 
 	private static final double MARKER = 10;
 
+	private static final String TABLE_HEADER = "acquisitions per second";
+
 	private final List<Variant> variants;
 
 	private final List<ResultRow> rows;
@@ -231,8 +233,6 @@ final class HotKeyChart {
 		List<Double> columns = threadCounts.stream().map(axes::x).toList();
 		return new Layout(WIDTH, height, plot, columns, grid, minorGrid, texts, series);
 	}
-
-	private static final String TABLE_HEADER = "acquisitions per second";
 
 	private static String threadsHeader(int threads) {
 		return threads + ((threads == 1) ? " thread" : " threads");
