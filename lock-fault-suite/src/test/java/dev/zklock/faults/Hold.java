@@ -88,9 +88,8 @@ record Hold(String thread, String key, LockType type, int permits, long token, l
 
 	/**
 	 * Whether the hold may share its key with others: a reader or a semaphore's holder.
-	 * @return whether it may
 	 */
-	boolean shares() {
+	private boolean shares() {
 		return this.type == LockType.READ || this.type == LockType.SEMAPHORE;
 	}
 

@@ -18,8 +18,9 @@ import dev.zklock.LockType;
  * {@link FencedStore}, reading it with its token (which raises the key's fence) and
  * writing it with the token; under a read lock it reads the counter without a token,
  * since readers hold together and their tokens are not ordered against each other (the
- * JDBC fence is for writers too); a semaphore's holders, who hold together, leave the
- * store alone. Every holder asks whether its lock is valid where a writer writes.
+ * JDBC fence, likewise, is for writers); a semaphore's holders, who hold together, leave
+ * the store alone. Every holder asks whether its lock is valid before and after the point
+ * where a writer writes.
  */
 final class LockingThreads {
 
