@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.zklock.LockType;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -67,6 +69,53 @@ class ClientFaultTests extends FaultRunTests {
 		Hold resumed = holdOf(victim, stalled);
 		this.run.report("resumed holder recorded %s", resumed.events());
 		assertFencedOff(resumed, violations);
+	}
+
+	@Test
+	@RunOptions(workers = { WorkerKind.READ_WRITE, WorkerKind.SEMAPHORE, WorkerKind.READ_WRITE, WorkerKind.SEMAPHORE })
+	void pausedReaderOrWriterAndSemaphoreHolderFindTheirLocksInvalidWhenTheyResume() throws Exception {
+		WorkerProcess readerWriter = this.run.workers().get(0);
+		WorkerProcess semaphore = this.run.workers().get(1);
+		HistoryEvent stalledReaderWriter = this.run.stallNextHolder(readerWriter, Duration.ofMinutes(1));
+		readerWriter.pause();
+		long pausedAt = System.nanoTime();
+		HistoryEvent stalledPermit = this.run.stallNextHolder(semaphore, Duration.ofMinutes(1));
+		semaphore.pause();
+		// A writer of the other process writes the key once the paused holder's session
+		// has ended, whether that holder reads or writes
+		HistoryEvent overtaking = this.run.awaitEvent(this.run.workers().get(2),
+				(event) -> isLaterWriteOf(event, stalledReaderWriter), PAST_SESSION_TIMEOUT.plusSeconds(10));
+		this.run.report("while %s was paused, %s wrote '%s' with token %d > %d", readerWriter, overtaking.thread(),
+				stalledReaderWriter.key(), overtaking.token(), stalledReaderWriter.token());
+		Thread.sleep(Math.max(0, PAST_SESSION_TIMEOUT.toMillis() - (System.nanoTime() - pausedAt) / 1_000_000));
+		readerWriter.resume();
+		semaphore.resume();
+		readerWriter.send("proceed");
+		semaphore.send("proceed");
+		this.run.awaitEvent(readerWriter, (event) -> endsHoldOf(event, stalledReaderWriter), Duration.ofSeconds(20));
+		this.run.awaitEvent(semaphore, (event) -> endsHoldOf(event, stalledPermit), Duration.ofSeconds(20));
+		this.run.faultsCleared();
+		List<Violation> violations = this.run.quietThenCheck(QUIET_PERIOD);
+		Hold resumedReaderWriter = holdOf(readerWriter, stalledReaderWriter);
+		Hold resumedPermit = holdOf(semaphore, stalledPermit);
+		this.run.report("resumed holders recorded %s and %s", resumedReaderWriter, resumedPermit);
+		SoftAssertions.assertSoftly((softly) -> {
+			softly.assertThat(samples(resumedReaderWriter))
+				.as("isValid() as the resumed %s holder saw it", resumedReaderWriter.type())
+				.containsExactly("false", "false");
+			softly
+				.assertThat(resumedReaderWriter.events()
+					.stream()
+					.filter((event) -> event.type() == HistoryEvent.Type.WRITE)
+					.map(HistoryEvent::detail))
+				.as("the resumed holder's writes, a writer's one refused, a reader's none")
+				.hasSize((resumedReaderWriter.type() == LockType.WRITE) ? 1 : 0)
+				.allMatch((write) -> write.endsWith(" REJECTED"));
+			softly.assertThat(samples(resumedPermit))
+				.as("isValid() as the resumed semaphore holder saw it")
+				.containsExactly("false", "false");
+			softly.assertThat(violations).isEmpty();
+		});
 	}
 
 	@Test

@@ -20,8 +20,6 @@ import org.springframework.util.FileSystemUtils;
  */
 final class FaultRun implements AutoCloseable {
 
-	private static final int WORKERS = 3;
-
 	private final String name;
 
 	private final Path directory;
@@ -56,7 +54,7 @@ final class FaultRun implements AutoCloseable {
 
 	/**
 	 * Starts ZooKeeper, the links and the workers, and waits until every worker thread
-	 * has written to the store under a lock.
+	 * has made a hold that did its work.
 	 * @param name the run's name, naming its directory
 	 * @param setup what to start
 	 * @return the running run
@@ -69,10 +67,10 @@ final class FaultRun implements AutoCloseable {
 		try {
 			run.ensemble.start();
 			run.ensemble.awaitServing(Duration.ofSeconds(60));
-			for (int i = 1; i <= WORKERS; i++) {
-				run.workers.start((i == 1) ? setup.victimProperties() : List.of());
+			for (int i = 0; i < setup.workers().size(); i++) {
+				run.workers.start(setup.workers().get(i), (i == 0) ? setup.victimProperties() : List.of());
 			}
-			run.workers.awaitEveryThreadWrote(run.now(), Duration.ofSeconds(60));
+			run.workers.awaitEveryThreadProgressed(run.now(), Duration.ofSeconds(60));
 			return run;
 		}
 		catch (Exception | Error ex) {
@@ -209,12 +207,32 @@ final class FaultRun implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a worker in place of a killed one, under a name of its own and with the
-	 * properties of every worker: it has to make progress as the survivors do.
+	 * Starts a worker in place of a killed one, of the same kind, under a name of its own
+	 * and with the properties of every worker: it has to make progress as the survivors
+	 * do.
+	 * @param killed the killed worker
 	 * @return the new worker
 	 */
-	WorkerProcess startReplacement() throws IOException {
-		return this.workers.start(List.of());
+	WorkerProcess startReplacement(WorkerProcess killed) throws IOException {
+		return this.workers.start(killed.kind(), List.of());
+	}
+
+	/**
+	 * Waits until a worker makes a hold that does its work (an accepted write; for a
+	 * reader or a semaphore's holder, a valid sample) after a time.
+	 * @param worker the worker to watch
+	 * @param after the time, on the store's clock
+	 * @param timeout how long to wait
+	 * @throws IllegalStateException if it makes none in time
+	 */
+	void awaitCompletedHold(WorkerProcess worker, long after, Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (worker.history().holds().stream().noneMatch((hold) -> hold.completedAfter(after))) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new IllegalStateException(worker + " made no hold that did its work within " + timeout);
+			}
+			Thread.sleep(20);
+		}
 	}
 
 	/**

@@ -41,6 +41,7 @@ abstract class FaultRunTests {
 		RunOptions options = method.getAnnotation(RunOptions.class);
 		if (options != null) {
 			setup = new RunSetup(this.servers,
+					(options.workers().length > 0) ? List.of(options.workers()) : setup.workers(),
 					(options.sessionTimeoutMillis() > 0) ? Duration.ofMillis(options.sessionTimeoutMillis())
 							: setup.sessionTimeout(),
 					List.of(options.workerProperties()), List.of(options.victimProperties()),

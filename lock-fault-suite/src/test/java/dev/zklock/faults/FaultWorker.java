@@ -20,18 +20,19 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * A worker process of the fault suite: a Spring application with the starter whose
- * {@link LockingThreads threads} increment counters in the {@link FencedStore} under
- * locks, recording every step in the store's history of the run, and every change of its
- * connection to ZooKeeper; it obeys the {@link WorkerCommands commands} the test sends to
- * its standard input.
+ * {@link LockingThreads threads} take the locks of its {@link WorkerKind kind} and
+ * increment counters in the {@link FencedStore} under them, recording every step in the
+ * store's history of the run, and every change of its connection to ZooKeeper; it obeys
+ * the {@link WorkerCommands commands} the test sends to its standard input.
  * <p>
  * Arguments: the worker's name, the ZooKeeper connect string, the store's address, the
- * number of threads, the comma-separated keys and the wait time in milliseconds, then any
- * number of {@code --name=value} properties of the application, which replace the
- * worker's defaults. Besides the starter's, {@code fault-worker.ignores-loss=true} makes
- * a worker that ignores the loss of its locks: it records every validity sample as
- * {@code true} without asking (with {@code distributed-lock.lost-lock.actions=} empty,
- * nothing else tells it either), as an application that never checks would believe.
+ * number of threads, the worker's {@link WorkerKind kind} and the wait time in
+ * milliseconds, then any number of {@code --name=value} properties of the application,
+ * which replace the worker's defaults. Besides the starter's,
+ * {@code fault-worker.ignores-loss=true} makes a worker that ignores the loss of its
+ * locks: it records every validity sample as {@code true} without asking (with
+ * {@code distributed-lock.lost-lock.actions=} empty, nothing else tells it either), as an
+ * application that never checks would believe.
  */
 public final class FaultWorker {
 
@@ -60,7 +61,7 @@ public final class FaultWorker {
 						state + " 0x" + Long.toHexString(sessionId(client, state))));
 			WorkerCommands commands = new WorkerCommands(history);
 			LockingThreads lockingThreads = new LockingThreads(context.getBean(LockTemplate.class), store, history,
-					commands, List.of(args[4].split(",")), Duration.ofMillis(Long.parseLong(args[5])),
+					commands, WorkerKind.valueOf(args[4]), Duration.ofMillis(Long.parseLong(args[5])),
 					context.getEnvironment().getProperty("fault-worker.ignores-loss", Boolean.class, false));
 			List<Thread> threads = lockingThreads.start(name, Integer.parseInt(args[3]));
 			commands.obey(curator);

@@ -1,11 +1,14 @@
 package dev.zklock.faults;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
+import dev.zklock.LockType;
 
 /**
  * What the threads of one worker process recorded, in the order the store stamped it.
@@ -35,10 +38,13 @@ record History(String worker, List<HistoryEvent> events) {
 	List<Hold> holds() {
 		List<Hold> holds = new ArrayList<>();
 		Map<String, List<HistoryEvent>> open = new LinkedHashMap<>();
+		Map<String, Long> lastStamps = new HashMap<>();
+		Map<String, Long> requestedAfter = new HashMap<>();
 		for (HistoryEvent event : this.events) {
 			switch (event.type()) {
 				case ACQUIRED -> {
-					close(open.remove(event.thread()), holds);
+					close(open.remove(event.thread()), requestedAfter, holds);
+					requestedAfter.put(event.thread(), lastStamps.getOrDefault(event.thread(), 0L));
 					open.put(event.thread(), new ArrayList<>(List.of(event)));
 				}
 				case READ, STALL, WRITE, VALID -> {
@@ -47,19 +53,30 @@ record History(String worker, List<HistoryEvent> events) {
 						hold.add(event);
 					}
 				}
-				case RELEASED, FAILED, STOPPED -> close(open.remove(event.thread()), holds);
+				case RELEASED, FAILED, STOPPED -> close(open.remove(event.thread()), requestedAfter, holds);
 				default -> {
 				}
 			}
+			lastStamps.put(event.thread(), event.timeMicros());
 		}
-		open.values().forEach((hold) -> close(hold, holds));
+		open.values().forEach((hold) -> close(hold, requestedAfter, holds));
 		return holds;
 	}
 
-	private static void close(List<HistoryEvent> hold, List<Hold> holds) {
+	/**
+	 * Makes a hold of its events: the acquisition, whose detail names the lock
+	 * ({@code EXCLUSIVE}, {@code READ}, {@code WRITE} or {@code SEMAPHORE PERMITS}), and
+	 * the events of the critical section; the stamp of the thread's event before the
+	 * acquisition is the time after which the hold was {@link Hold#requestedAfter()
+	 * requested}.
+	 */
+	private static void close(List<HistoryEvent> hold, Map<String, Long> requestedAfter, List<Hold> holds) {
 		if (hold != null) {
 			HistoryEvent acquired = hold.get(0);
-			holds.add(new Hold(acquired.thread(), acquired.key(), acquired.token(), acquired.timeMicros(),
+			String[] lock = acquired.detail().split(" ");
+			holds.add(new Hold(acquired.thread(), acquired.key(), LockType.valueOf(lock[0]),
+					(lock.length > 1) ? Integer.parseInt(lock[1]) : 1, acquired.token(),
+					requestedAfter.get(acquired.thread()), acquired.timeMicros(),
 					List.copyOf(hold.subList(1, hold.size()))));
 		}
 	}

@@ -9,19 +9,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
+
+import dev.zklock.LockType;
 
 /**
  * Checks a fault run against the promises of the starter and of fencing:
  * <ol>
- * <li>no two holds of a key by different threads both claim validity at the same time (a
- * hold claims validity from its acquisition to its last {@code isValid() == true} sample;
- * see {@link Hold});
+ * <li>no two holds of a key by different threads both claim validity at the same time,
+ * unless both are readers or both hold a semaphore's permits (a hold claims validity from
+ * its acquisition to its last {@code isValid() == true} sample; see {@link Hold});
+ * <li>no more holds of a semaphore claim validity at the same time than it has permits;
+ * <li>a hold asked for after another hold of its key was acquired has a greater token,
+ * unless both are readers: every hold gets a token greater than every token given before
+ * for its key, and readers, who hold together, are ordered against the writers before and
+ * after them, not against each other;
  * <li>the store accepted no write whose token was lower than the highest it had seen for
  * the key (in accepted writes and in reads under a lock), and rejected only such writes;
  * <li>no accepted update was lost: each key's final value is the number of increments the
  * store accepted for it;
- * <li>every thread of every surviving worker made a hold with an accepted write once the
- * faults cleared, and was still recording shortly before the run ended.
+ * <li>every thread of every surviving worker made a hold that did its work (an accepted
+ * write; for a reader or a semaphore's holder, a valid sample) once the faults cleared,
+ * and was still recording shortly before the run ended.
  * </ol>
  * Every time compared is the {@link FencedStore}'s: the stamps it put on the events as it
  * received them, and its times just before validity samples. No worker's clock is read.
@@ -41,29 +50,38 @@ final class HistoryChecker {
 
 	List<Violation> check(RunRecord run) {
 		List<Violation> violations = new ArrayList<>();
-		checkMutualExclusion(run.histories(), violations);
+		checkExclusion(run.histories(), violations);
+		checkTokenOrder(run.histories(), violations);
 		checkFencing(run.storeLog(), violations);
 		checkNoLostUpdate(run.storeLog(), run.finalValues(), violations);
 		checkProgress(run, violations);
 		return violations;
 	}
 
-	private void checkMutualExclusion(List<History> histories, List<Violation> violations) {
-		Map<String, List<Hold>> claimsByKey = new HashMap<>();
-		histories.stream()
-			.flatMap((history) -> history.holds().stream())
-			.filter(Hold::claimsValidity)
-			.forEach((hold) -> claimsByKey.computeIfAbsent(hold.key(), (key) -> new ArrayList<>()).add(hold));
-		for (List<Hold> claims : claimsByKey.values()) {
+	/**
+	 * Goes over each key's claims in the order they began: the claims still active when
+	 * one begins all overlap it at that instant, so a holder excluded by one of them, or
+	 * a semaphore's holder beyond its permits, shows there.
+	 */
+	private void checkExclusion(List<History> histories, List<Violation> violations) {
+		for (List<Hold> claims : byKey(histories, Hold::claimsValidity).values()) {
 			claims.sort(Comparator.comparingLong(Hold::acquiredAt));
 			Map<Hold, List<Hold>> overlapping = new LinkedHashMap<>();
 			List<Hold> active = new ArrayList<>();
 			for (Hold claim : claims) {
 				active.removeIf((earlier) -> earlier.claimedUntil() <= claim.acquiredAt());
+				List<Hold> together = new ArrayList<>(List.of(claim));
 				for (Hold earlier : active) {
 					if (!earlier.thread().equals(claim.thread()) && earlier.overlapsClaimOf(claim)) {
-						overlapping.computeIfAbsent(earlier, (hold) -> new ArrayList<>()).add(claim);
+						together.add(earlier);
+						if (earlier.excludes(claim)) {
+							overlapping.computeIfAbsent(earlier, (hold) -> new ArrayList<>()).add(claim);
+						}
 					}
+				}
+				if (claim.type() == LockType.SEMAPHORE && together.size() > claim.permits()) {
+					violations.add(new Violation(Violation.Rule.PERMITS, together.size()
+							+ " holds claimed validity at once at " + claim.acquiredAt() + ": " + together));
 				}
 				active.add(claim);
 			}
@@ -71,6 +89,48 @@ final class HistoryChecker {
 				.add(new Violation(Violation.Rule.MUTUAL_EXCLUSION, earlier + ", while " + later.size()
 						+ " later holds by other threads claimed it too, first " + later.get(0))));
 		}
+	}
+
+	/**
+	 * Goes over each key's holds in the order they were asked for, beside those acquired
+	 * before: the greatest token given before a hold was asked for, by any holder or (for
+	 * a reader) by one that is not a reader, must be lower than the hold's.
+	 */
+	private void checkTokenOrder(List<History> histories, List<Violation> violations) {
+		for (List<Hold> holds : byKey(histories, (hold) -> true).values()) {
+			List<Hold> acquired = new ArrayList<>(holds);
+			acquired.sort(Comparator.comparingLong(Hold::acquiredAt));
+			holds.sort(Comparator.comparingLong(Hold::requestedAfter));
+			Hold greatest = null;
+			Hold greatestNotRead = null;
+			int given = 0;
+			for (Hold hold : holds) {
+				while (given < acquired.size() && acquired.get(given).acquiredAt() < hold.requestedAfter()) {
+					Hold earlier = acquired.get(given++);
+					greatest = greater(greatest, earlier);
+					greatestNotRead = (earlier.type() != LockType.READ) ? greater(greatestNotRead, earlier)
+							: greatestNotRead;
+				}
+				Hold before = (hold.type() == LockType.READ) ? greatestNotRead : greatest;
+				if (before != null && before.token() >= hold.token()) {
+					violations.add(new Violation(Violation.Rule.TOKEN_ORDER, hold + ", asked for after "
+							+ hold.requestedAfter() + ", has a token no greater than that of " + before));
+				}
+			}
+		}
+	}
+
+	private static Hold greater(Hold greatest, Hold hold) {
+		return (greatest == null || hold.token() > greatest.token()) ? hold : greatest;
+	}
+
+	private static Map<String, List<Hold>> byKey(List<History> histories, Predicate<Hold> included) {
+		Map<String, List<Hold>> byKey = new HashMap<>();
+		histories.stream()
+			.flatMap((history) -> history.holds().stream())
+			.filter(included)
+			.forEach((hold) -> byKey.computeIfAbsent(hold.key(), (key) -> new ArrayList<>()).add(hold));
+		return byKey;
 	}
 
 	private void checkFencing(List<StoreEntry> storeLog, List<Violation> violations) {
@@ -128,10 +188,10 @@ final class HistoryChecker {
 			for (String thread : history.threads()) {
 				boolean progressed = holds.stream()
 					.anyMatch((hold) -> hold.thread().equals(thread) && hold.acquiredAt() >= run.quietFrom()
-							&& hold.wroteAccepted());
+							&& hold.completedAfter(run.quietFrom()));
 				if (!progressed) {
-					violations.add(new Violation(Violation.Rule.PROGRESS, thread
-							+ " made no hold with an accepted write after the faults cleared at " + run.quietFrom()));
+					violations.add(new Violation(Violation.Rule.PROGRESS,
+							thread + " made no hold that did its work after the faults cleared at " + run.quietFrom()));
 				}
 				long last = history.eventsOf(thread)
 					.stream()

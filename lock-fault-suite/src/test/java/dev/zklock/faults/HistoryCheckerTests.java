@@ -69,7 +69,8 @@ class HistoryCheckerTests {
 	@Test
 	void claimEndsWhenTheStoreAnsweredBeforeTheSampleNotWhenTheSampleArrived() {
 		long at = RECENT + 100;
-		History w1 = history("w1", started("w1-t0"), event(at, "w1-t0", HistoryEvent.Type.ACQUIRED, "k", 10, ""),
+		History w1 = history("w1", started("w1-t0"),
+				event(at, "w1-t0", HistoryEvent.Type.ACQUIRED, "k", 10, "EXCLUSIVE"),
 				event(at + 10, "w1-t0", HistoryEvent.Type.WRITE, "k", 10, "1 ACCEPTED"),
 				sample(at + 40, "w1-t0", "k", 10, true, at + 20),
 				event(at + 50, "w1-t0", HistoryEvent.Type.RELEASED, "k", 10, ""));
@@ -123,14 +124,15 @@ class HistoryCheckerTests {
 	@Test
 	void threadSilentLongBeforeTheEndWasStuck() {
 		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 10, QUIET_FROM + 100, 1, true, true),
-				event(QUIET_FROM + 200, "w1-t0", HistoryEvent.Type.ACQUIRED, "k", 11, ""));
+				event(QUIET_FROM + 200, "w1-t0", HistoryEvent.Type.ACQUIRED, "k", 11, "EXCLUSIVE"));
 		assertThat(rules(check(List.of(w1), List.of(accepted(10, 1)), Map.of("k", 1L))))
 			.containsExactly(Violation.Rule.PROGRESS);
 	}
 
 	@Test
 	void killedWorkerNeedsNoProgress() {
-		History killed = history("w1", started("w1-t0"), event(1_000, "w1-t0", HistoryEvent.Type.ACQUIRED, "k", 9, ""));
+		History killed = history("w1", started("w1-t0"),
+				event(1_000, "w1-t0", HistoryEvent.Type.ACQUIRED, "k", 9, "EXCLUSIVE"));
 		History w2 = history("w2", started("w2-t0"), hold("w2-t0", "k", 10, RECENT + 100, 1, true, true));
 		RunRecord run = new RunRecord(List.of(killed, w2), List.of(accepted(10, 1)), Map.of("k", 1L), QUIET_FROM, END,
 				Set.of("w2"));
@@ -144,6 +146,95 @@ class HistoryCheckerTests {
 				event(END + 1_000, "w1-t0", HistoryEvent.Type.WRITE, "k", 10, "2 ACCEPTED"));
 		assertThat(rules(check(List.of(w1), List.of(accepted(10, 1), accepted(10, 2)), Map.of("k", 2L))))
 			.containsExactly(Violation.Rule.PROGRESS);
+	}
+
+	@Test
+	void readersThatOverlapBreakNothingAndNeedNotBeOrderedAmongThemselves() {
+		// w2's reader asks after w1's reader was acquired and gets a lower token, as a
+		// reader joining its process's older read node does
+		History w1 = history("w1", started("w1-t0"), shared("w1-t0", "READ", 10, RECENT + 100),
+				hold("w1-t0", "k", 12, RECENT + 300, 1, true, true));
+		History w2 = history("w2", started("w2-t0"), failed("w2-t0", RECENT + 105),
+				shared("w2-t0", "READ", 9, RECENT + 110));
+		assertThat(check(List.of(w1, w2), List.of(accepted(12, 1)), Map.of("k", 1L))).isEmpty();
+	}
+
+	@Test
+	void writerOverlappingAReaderBreaksMutualExclusion() {
+		History w1 = history("w1", started("w1-t0"), shared("w1-t0", "READ", 10, RECENT + 100));
+		History w2 = history("w2", started("w2-t0"),
+				hold("w2-t0", "k", "WRITE", 11, RECENT + 110, 1, true, true, true));
+		assertThat(rules(check(List.of(w1, w2), List.of(accepted(11, 1)), Map.of("k", 1L))))
+			.containsExactly(Violation.Rule.MUTUAL_EXCLUSION);
+	}
+
+	@Test
+	void writerOverlappingAWriterBreaksMutualExclusion() {
+		History w1 = history("w1", started("w1-t0"),
+				hold("w1-t0", "k", "WRITE", 10, RECENT + 100, 1, true, true, true));
+		History w2 = history("w2", started("w2-t0"),
+				hold("w2-t0", "k", "WRITE", 11, RECENT + 110, 2, true, true, true));
+		assertThat(rules(check(List.of(w1, w2), List.of(accepted(10, 1), accepted(11, 2)), Map.of("k", 2L))))
+			.containsExactly(Violation.Rule.MUTUAL_EXCLUSION);
+	}
+
+	@Test
+	void readerAskingAfterAWriterWasAcquiredWithALowerTokenBreaksTokenOrder() {
+		History w1 = history("w1", started("w1-t0"),
+				hold("w1-t0", "k", "WRITE", 12, RECENT + 100, 1, true, true, true));
+		History w2 = history("w2", started("w2-t0"), failed("w2-t0", RECENT + 160),
+				shared("w2-t0", "READ", 11, RECENT + 200));
+		assertThat(rules(check(List.of(w1, w2), List.of(accepted(12, 1)), Map.of("k", 1L))))
+			.containsExactly(Violation.Rule.TOKEN_ORDER);
+	}
+
+	@Test
+	void writerAskingAfterAReaderWasAcquiredWithALowerTokenBreaksTokenOrder() {
+		History w1 = history("w1", started("w1-t0"), shared("w1-t0", "READ", 12, RECENT + 100));
+		History w2 = history("w2", started("w2-t0"), failed("w2-t0", RECENT + 160),
+				hold("w2-t0", "k", "WRITE", 11, RECENT + 200, 1, true, true, true));
+		assertThat(rules(check(List.of(w1, w2), List.of(accepted(11, 1)), Map.of("k", 1L))))
+			.containsExactly(Violation.Rule.TOKEN_ORDER);
+	}
+
+	@Test
+	void holdAskingAfterAnotherWasAcquiredWithALowerTokenBreaksTokenOrder() {
+		History w1 = history("w1", started("w1-t0"), hold("w1-t0", "k", 12, RECENT + 100, 1, true, true));
+		History w2 = history("w2", started("w2-t0"), failed("w2-t0", RECENT + 160),
+				hold("w2-t0", "k", 11, RECENT + 200, 2, false, true),
+				hold("w2-t0", "k", 13, RECENT + 300, 2, true, true));
+		assertThat(rules(
+				check(List.of(w1, w2), List.of(accepted(12, 1), rejected(11, 2), accepted(13, 2)), Map.of("k", 2L))))
+			.containsExactly(Violation.Rule.TOKEN_ORDER);
+	}
+
+	@Test
+	void semaphoreHoldersUpToItsPermitsAtOnceBreakNothing() {
+		// Both asked before the other was acquired: their tokens need not follow the
+		// order of their acquisitions
+		History w1 = history("w1", started("w1-t0"), shared("w1-t0", "SEMAPHORE 2", 11, RECENT + 100),
+				shared("w1-t0", "SEMAPHORE 2", 13, RECENT + 200));
+		History w2 = history("w2", started("w2-t0"), shared("w2-t0", "SEMAPHORE 2", 10, RECENT + 110),
+				shared("w2-t0", "SEMAPHORE 2", 12, RECENT + 210));
+		assertThat(check(List.of(w1, w2), List.of(), Map.of())).isEmpty();
+	}
+
+	@Test
+	void moreSemaphoreHoldersAtOnceThanItsPermitsBreakThePermits() {
+		History w1 = history("w1", started("w1-t0"), shared("w1-t0", "SEMAPHORE 2", 10, RECENT + 100));
+		History w2 = history("w2", started("w2-t0"), shared("w2-t0", "SEMAPHORE 2", 11, RECENT + 110));
+		History w3 = history("w3", started("w3-t0"), shared("w3-t0", "SEMAPHORE 2", 12, RECENT + 120));
+		assertThat(rules(check(List.of(w1, w2, w3), List.of(), Map.of()))).containsExactly(Violation.Rule.PERMITS);
+		History w3Later = history("w3", started("w3-t0"), shared("w3-t0", "SEMAPHORE 2", 12, RECENT + 150));
+		assertThat(check(List.of(w1, w2, w3Later), List.of(), Map.of())).isEmpty();
+	}
+
+	@Test
+	void semaphoreHolderAskingAfterAnotherWasAcquiredWithALowerTokenBreaksTokenOrder() {
+		History w1 = history("w1", started("w1-t0"), shared("w1-t0", "SEMAPHORE 2", 12, RECENT + 100));
+		History w2 = history("w2", started("w2-t0"), failed("w2-t0", RECENT + 160),
+				shared("w2-t0", "SEMAPHORE 2", 11, RECENT + 200));
+		assertThat(rules(check(List.of(w1, w2), List.of(), Map.of()))).containsExactly(Violation.Rule.TOKEN_ORDER);
 	}
 
 	@Test
@@ -196,13 +287,43 @@ class HistoryCheckerTests {
 	 */
 	private static List<HistoryEvent> hold(String thread, String key, long token, long acquiredAt, long value,
 			boolean accepted, boolean validBefore, boolean validAfter) {
-		return List.of(event(acquiredAt, thread, HistoryEvent.Type.ACQUIRED, key, token, ""),
+		return hold(thread, key, "EXCLUSIVE", token, acquiredAt, value, accepted, validBefore, validAfter);
+	}
+
+	private static List<HistoryEvent> hold(String thread, String key, String lock, long token, long acquiredAt,
+			long value, boolean accepted, boolean validBefore, boolean validAfter) {
+		return List.of(event(acquiredAt, thread, HistoryEvent.Type.ACQUIRED, key, token, lock),
 				event(acquiredAt + 10, thread, HistoryEvent.Type.READ, key, token, Long.toString(value - 1)),
 				sample(acquiredAt + 20, thread, key, token, validBefore, acquiredAt + 15),
 				event(acquiredAt + 30, thread, HistoryEvent.Type.WRITE, key, token,
 						value + (accepted ? " ACCEPTED" : " REJECTED")),
 				sample(acquiredAt + 40, thread, key, token, validAfter, acquiredAt + 35),
 				event(acquiredAt + 50, thread, HistoryEvent.Type.RELEASED, key, token, ""));
+	}
+
+	/**
+	 * A hold of {@code k} by a reader or a semaphore's holder lasting 50 µs, timed as
+	 * {@link #hold(String, String, long, long, long, boolean, boolean, boolean)}, that
+	 * sees its lock valid and writes nothing (a reader reads, a semaphore's holder does
+	 * not).
+	 */
+	private static List<HistoryEvent> shared(String thread, String lock, long token, long acquiredAt) {
+		List<HistoryEvent> events = new ArrayList<>();
+		events.add(event(acquiredAt, thread, HistoryEvent.Type.ACQUIRED, "k", token, lock));
+		if (lock.equals("READ")) {
+			events.add(event(acquiredAt + 10, thread, HistoryEvent.Type.READ, "k", token, "0"));
+		}
+		events.add(sample(acquiredAt + 20, thread, "k", token, true, acquiredAt + 15));
+		events.add(sample(acquiredAt + 40, thread, "k", token, true, acquiredAt + 35));
+		events.add(event(acquiredAt + 50, thread, HistoryEvent.Type.RELEASED, "k", token, ""));
+		return events;
+	}
+
+	/**
+	 * A failed acquisition of {@code k}: the thread asks for its next lock after it.
+	 */
+	private static HistoryEvent failed(String thread, long time) {
+		return event(time, thread, HistoryEvent.Type.FAILED, "k", 0, "LockTimeoutException");
 	}
 
 	private static HistoryEvent sample(long time, String thread, String key, long token, boolean valid,

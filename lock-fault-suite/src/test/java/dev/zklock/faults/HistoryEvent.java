@@ -11,8 +11,8 @@ package dev.zklock.faults;
  * @param type what happened
  * @param key the lock key, or {@code -} when none
  * @param token the fencing token of the hold, or {@code 0} when none
- * @param detail what the event carries: the value read or written and the store's answer,
- * the validity seen, the exception's simple class name
+ * @param detail what the event carries: the lock acquired, the value read or written and
+ * the store's answer, the validity seen, the exception's simple class name
  * @param observedAfter for a sample ({@link Type#VALID}), the store's time just before
  * the sample was taken: the store had answered it before the worker asked; {@code 0} for
  * other events
@@ -30,7 +30,11 @@ record HistoryEvent(long timeMicros, String thread, Type type, String key, long 
 		/** The worker's Spring context is up and its threads start locking. */
 		STARTED,
 
-		/** The lock was acquired; the token is the hold's fencing token. */
+		/**
+		 * The lock was acquired; the token is the hold's fencing token, detail the lock's
+		 * type ({@code EXCLUSIVE}, {@code READ}, {@code WRITE}, or {@code SEMAPHORE} and
+		 * its permits, such as {@code SEMAPHORE 2}).
+		 */
 		ACQUIRED,
 
 		/** The holder read the store; detail is the value. */

@@ -3,6 +3,8 @@ package dev.zklock.faults;
 import java.util.List;
 import java.util.Optional;
 
+import dev.zklock.LockType;
+
 /**
  * One hold of a lock as a worker thread recorded it: from its {@code ACQUIRED} event to
  * the events of its critical section (read, stall, validity samples before and after the
@@ -17,11 +19,17 @@ import java.util.Optional;
  *
  * @param thread the holding thread
  * @param key the lock key
+ * @param type the lock's type
+ * @param permits the permits of a semaphore, {@code 1} for other types
  * @param token the fencing token of the hold
+ * @param requestedAfter the store's stamp of the thread's event before the acquisition
+ * ({@code 0} if none): the thread asked for the lock after it, and its token was given
+ * after it
  * @param acquiredAt the store's stamp of the acquisition, in microseconds
  * @param events the events of the critical section, in order
  */
-record Hold(String thread, String key, long token, long acquiredAt, List<HistoryEvent> events) {
+record Hold(String thread, String key, LockType type, int permits, long token, long requestedAfter, long acquiredAt,
+		List<HistoryEvent> events) {
 
 	/**
 	 * Whether a sample of the holder saw the lock valid: then the hold claims that it
@@ -54,6 +62,37 @@ record Hold(String thread, String key, long token, long acquiredAt, List<History
 			.anyMatch((event) -> event.type() == HistoryEvent.Type.WRITE && event.detail().endsWith(" ACCEPTED"));
 	}
 
+	/**
+	 * Whether the hold did its work after a time: for a holder that writes, the store
+	 * accepted its write; for a reader or a semaphore's holder, it saw its lock valid.
+	 * @param time the time, on the store's clock
+	 * @return whether it did
+	 */
+	boolean completedAfter(long time) {
+		return this.events.stream()
+			.filter((event) -> event.timeMicros() > time)
+			.anyMatch((event) -> WorkerKind.writes(this.type)
+					? event.type() == HistoryEvent.Type.WRITE && event.detail().endsWith(" ACCEPTED")
+					: event.isValidSample());
+	}
+
+	/**
+	 * Whether the hold and another of the same key exclude each other: unless both are
+	 * readers or holders of a semaphore's permits, which share the key.
+	 * @param other another hold of the key
+	 * @return whether they may not overlap
+	 */
+	boolean excludes(Hold other) {
+		return !(shares() && other.shares());
+	}
+
+	/**
+	 * Whether the hold may share its key with others: a reader or a semaphore's holder.
+	 */
+	private boolean shares() {
+		return this.type == LockType.READ || this.type == LockType.SEMAPHORE;
+	}
+
 	Optional<HistoryEvent> lastOf(HistoryEvent.Type type) {
 		HistoryEvent last = null;
 		for (HistoryEvent event : this.events) {
@@ -77,7 +116,8 @@ record Hold(String thread, String key, long token, long acquiredAt, List<History
 
 	@Override
 	public String toString() {
-		return this.thread + " held '" + this.key + "' with token " + this.token + " from " + this.acquiredAt
+		return this.thread + " held " + this.type + ((this.type == LockType.SEMAPHORE) ? " " + this.permits : "") + " '"
+				+ this.key + "' with token " + this.token + " from " + this.acquiredAt
 				+ (claimsValidity() ? " claiming validity until " + claimedUntil() : "");
 	}
 

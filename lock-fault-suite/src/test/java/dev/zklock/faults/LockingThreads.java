@@ -6,13 +6,21 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
 
+import dev.zklock.LockRequest;
 import dev.zklock.LockTemplate;
+import dev.zklock.LockType;
 
 /**
- * The locking threads of a {@link FaultWorker}: each increments the counter of a random
- * key in the {@link FencedStore} under the key's lock until the worker stops, recording
- * every step in its history, and carries out the {@link WorkerCommands commands} that
- * concern its next hold.
+ * The locking threads of a {@link FaultWorker}: each takes the locks of its
+ * {@link WorkerKind kind} until the worker stops, recording every step in its history,
+ * and carries out the {@link WorkerCommands commands} that concern its next hold. Under
+ * an exclusive or a write lock, a thread increments the key's counter in the
+ * {@link FencedStore}, reading it with its token (which raises the key's fence) and
+ * writing it with the token; under a read lock it reads the counter without a token,
+ * since readers hold together and their tokens are not ordered against each other (the
+ * JDBC fence, likewise, is for writers); a semaphore's holders, who hold together, leave
+ * the store alone. Every holder asks whether its lock is valid before and after the point
+ * where a writer writes.
  */
 final class LockingThreads {
 
@@ -33,7 +41,7 @@ final class LockingThreads {
 
 	private final WorkerCommands commands;
 
-	private final List<String> keys;
+	private final WorkerKind kind;
 
 	private final Duration waitTime;
 
@@ -47,17 +55,17 @@ final class LockingThreads {
 	 * @param store the fenced store
 	 * @param history the worker's history
 	 * @param commands the commands the worker received
-	 * @param keys the keys to lock, picked at random
+	 * @param kind the locks to take
 	 * @param waitTime the wait time of each lock
 	 * @param ignoresLoss whether every validity sample is {@code true}, without asking
 	 */
 	LockingThreads(LockTemplate lockTemplate, FencedStoreClient store, HistoryRecorder history, WorkerCommands commands,
-			List<String> keys, Duration waitTime, boolean ignoresLoss) {
+			WorkerKind kind, Duration waitTime, boolean ignoresLoss) {
 		this.lockTemplate = lockTemplate;
 		this.store = store;
 		this.history = history;
 		this.commands = commands;
-		this.keys = keys;
+		this.kind = kind;
 		this.waitTime = waitTime;
 		this.ignoresLoss = ignoresLoss;
 	}
@@ -81,17 +89,18 @@ final class LockingThreads {
 	private void lockUntilStopped() {
 		this.history.record(HistoryEvent.Type.STARTED, "-", 0, "");
 		while (!this.commands.stopping()) {
-			String key = this.keys.get(ThreadLocalRandom.current().nextInt(this.keys.size()));
+			LockRequest request = this.kind.next(ThreadLocalRandom.current()).withWaitTime(this.waitTime);
+			String key = request.key();
 			try {
 				if (this.commands.takeLateWrite()) {
-					writeLate(key);
+					writeLate(this.kind.strongest(key).withWaitTime(this.waitTime));
 				}
 				else if (this.commands.takeSkippedLock()) {
-					incrementWithoutLock(key);
+					holdWithoutLock(this.kind.strongest(key));
 				}
 				else {
-					long token = this.lockTemplate.execute(key, this.waitTime,
-							(lock) -> increment(key, lock.fencingToken(), lock::isValid, this.commands.takeStall()));
+					long token = this.lockTemplate.execute(request,
+							(lock) -> hold(request, lock.fencingToken(), lock::isValid, this.commands.takeStall()));
 					this.lastToken.set(token);
 					this.history.record(HistoryEvent.Type.RELEASED, key, token, "");
 				}
@@ -107,15 +116,21 @@ final class LockingThreads {
 	}
 
 	/**
-	 * The critical section: read the key's counter, stall if told to, write it back
-	 * incremented with the hold's fencing token, and ask whether the lock is held just
+	 * The critical section: read the key's counter (with the token, raising the key's
+	 * fence, if the holder writes), stall if told to, write it back incremented with the
+	 * hold's fencing token if the holder writes, and ask whether the lock is held just
 	 * before the write and just after it, so that the history holds what the holder
-	 * believed at each write.
+	 * believed at each write. A semaphore's holder only stalls and asks.
 	 */
-	private long increment(String key, long token, BooleanSupplier isValid, Duration stall) {
-		this.history.record(HistoryEvent.Type.ACQUIRED, key, token, "");
-		long value = this.store.read(key, token);
-		this.history.record(HistoryEvent.Type.READ, key, token, Long.toString(value));
+	private long hold(LockRequest lock, long token, BooleanSupplier isValid, Duration stall) {
+		String key = lock.key();
+		boolean writes = WorkerKind.writes(lock.type());
+		this.history.record(HistoryEvent.Type.ACQUIRED, key, token, WorkerKind.describe(lock));
+		long value = 0;
+		if (lock.type() != LockType.SEMAPHORE) {
+			value = writes ? this.store.read(key, token) : this.store.read(key);
+			this.history.record(HistoryEvent.Type.READ, key, token, Long.toString(value));
+		}
 		if (stall != null) {
 			this.history.record(HistoryEvent.Type.STALL, key, token, Long.toString(stall.toMillis()));
 			stall(stall, isValid);
@@ -124,8 +139,11 @@ final class LockingThreads {
 			pause(Duration.ofMillis(5));
 		}
 		sample(key, token, isValid);
-		boolean accepted = this.store.write(key, token, value + 1);
-		this.history.record(HistoryEvent.Type.WRITE, key, token, (value + 1) + (accepted ? " ACCEPTED" : " REJECTED"));
+		if (writes) {
+			boolean accepted = this.store.write(key, token, value + 1);
+			this.history.record(HistoryEvent.Type.WRITE, key, token,
+					(value + 1) + (accepted ? " ACCEPTED" : " REJECTED"));
+		}
 		sample(key, token, isValid);
 		return token;
 	}
@@ -138,23 +156,27 @@ final class LockingThreads {
 	 * The critical section run without the lock, by a caller that believes it holds it
 	 * with the token of its last hold.
 	 */
-	private void incrementWithoutLock(String key) {
+	private void holdWithoutLock(LockRequest lock) {
 		long token = this.lastToken.get();
-		increment(key, token, () -> true, SKIPPED_LOCK_STALL);
-		this.history.record(HistoryEvent.Type.RELEASED, key, token, "without the lock");
+		hold(lock, token, () -> true, SKIPPED_LOCK_STALL);
+		this.history.record(HistoryEvent.Type.RELEASED, lock.key(), token, "without the lock");
 	}
 
 	/**
-	 * Reads the key's counter under its lock, releases the lock, and once a later holder
-	 * has written the counter, writes what it read, incremented, with its own token: the
-	 * store must refuse it.
+	 * Reads the key's counter under a lock that writes, releases the lock, and once a
+	 * later holder has written the counter, writes what it read, incremented, with its
+	 * own token: the store must refuse it.
 	 */
-	private void writeLate(String key) {
-		long[] tokenAndValue = this.lockTemplate.execute(key, this.waitTime, (lock) -> {
-			this.history.record(HistoryEvent.Type.ACQUIRED, key, lock.fencingToken(), "");
-			long value = this.store.read(key, lock.fencingToken());
-			this.history.record(HistoryEvent.Type.READ, key, lock.fencingToken(), Long.toString(value));
-			return new long[] { lock.fencingToken(), value };
+	private void writeLate(LockRequest lock) {
+		if (!WorkerKind.writes(lock.type())) {
+			throw new IllegalStateException("A " + lock.type() + " holder does not write");
+		}
+		String key = lock.key();
+		long[] tokenAndValue = this.lockTemplate.execute(lock, (held) -> {
+			this.history.record(HistoryEvent.Type.ACQUIRED, key, held.fencingToken(), WorkerKind.describe(lock));
+			long value = this.store.read(key, held.fencingToken());
+			this.history.record(HistoryEvent.Type.READ, key, held.fencingToken(), Long.toString(value));
+			return new long[] { held.fencingToken(), value };
 		});
 		long token = tokenAndValue[0];
 		long value = tokenAndValue[1];

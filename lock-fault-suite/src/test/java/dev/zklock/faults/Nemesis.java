@@ -12,12 +12,13 @@ import dev.zklock.testsupport.process.ZooKeeperServerProcess;
 /**
  * Plays a {@link NemesisSchedule} against a {@link FaultRun}: one step after the other,
  * each fault held for its duration and then healed, after which every live worker must
- * write under a lock again before the next step. A holder stalled across the fault writes
+ * make a hold that does its work again (an accepted write; for a reader or a semaphore's
+ * holder, a valid sample) before the next step. A holder stalled across the fault writes
  * only then, so that the store sees its write after those of any holder that took its
  * lock over. The schedule's workers are places among the live workers: a killed worker's
- * replacement takes its place. A worker that does not write again within
- * {@link #RECOVERY} of the heal is a {@link Violation.Rule#PROGRESS progress} violation,
- * and the nemesis goes on.
+ * replacement, of the same kind, takes its place. A worker that does not make such a hold
+ * within {@link #RECOVERY} of the heal is a {@link Violation.Rule#PROGRESS progress}
+ * violation, and the nemesis goes on.
  */
 final class Nemesis {
 
@@ -37,14 +38,15 @@ final class Nemesis {
 
 	/**
 	 * Creates a nemesis against the workers that a run started.
-	 * @param run the run, started with {@link NemesisSchedule#WORKERS} workers and
+	 * @param run the run, started with {@link NemesisSchedule#WORKERS} and
 	 * {@link NemesisSchedule#SERVERS} servers
 	 */
 	Nemesis(FaultRun run) {
 		this.run = run;
 		this.live = new ArrayList<>(run.workers());
-		if (this.live.size() != NemesisSchedule.WORKERS || run.ensemble().servers().size() != NemesisSchedule.SERVERS) {
-			throw new IllegalArgumentException("A nemesis needs " + NemesisSchedule.WORKERS + " workers and "
+		if (!this.live.stream().map(WorkerProcess::kind).toList().equals(NemesisSchedule.WORKERS)
+				|| run.ensemble().servers().size() != NemesisSchedule.SERVERS) {
+			throw new IllegalArgumentException("A nemesis needs the workers " + NemesisSchedule.WORKERS + " and "
 					+ NemesisSchedule.SERVERS + " servers");
 		}
 	}
@@ -98,7 +100,7 @@ final class Nemesis {
 		if (stalled != null && step.fault() != NemesisFault.KILL && step.fault() != NemesisFault.RELEASE_IN_FLIGHT) {
 			worker.send("proceed");
 		}
-		this.run.report("#%d healed%s; every live worker wrote again within %d ms", step.number(), detail,
+		this.run.report("#%d healed%s; every live worker held again within %d ms", step.number(), detail,
 				FaultRunTests.millis(healedAt, this.run.now()));
 	}
 
@@ -111,7 +113,7 @@ final class Nemesis {
 		switch (step.fault()) {
 			case KILL -> {
 				this.run.kill(worker);
-				WorkerProcess replacement = this.run.startReplacement();
+				WorkerProcess replacement = this.run.startReplacement(worker);
 				this.live.set(step.worker(), replacement);
 				return ", replaced by " + replacement;
 			}
@@ -194,17 +196,17 @@ final class Nemesis {
 	}
 
 	/**
-	 * Waits until every live worker wrote under a lock after the heal, recording those
-	 * that did not in time as violations.
+	 * Waits until every live worker made a hold that did its work after the heal,
+	 * recording those that did not in time as violations.
 	 */
 	private void awaitRecovery(NemesisStep step, long healedAt) throws InterruptedException {
 		for (WorkerProcess worker : this.live) {
 			try {
-				this.run.awaitEvent(worker, (event) -> FaultRunTests.isAcceptedWriteAfter(event, healedAt), RECOVERY);
+				this.run.awaitCompletedHold(worker, healedAt, RECOVERY);
 			}
 			catch (IllegalStateException ex) {
 				this.violations.add(new Violation(Violation.Rule.PROGRESS,
-						worker + " made no accepted write within " + RECOVERY + " of healing step " + step));
+						worker + " made no hold that did its work within " + RECOVERY + " of healing step " + step));
 			}
 		}
 	}

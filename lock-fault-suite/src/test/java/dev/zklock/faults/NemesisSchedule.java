@@ -23,8 +23,12 @@ import java.util.Random;
  */
 record NemesisSchedule(long seed, int minutes, List<NemesisStep> steps) {
 
-	/** The workers of a nemesis run. */
-	static final int WORKERS = 3;
+	/**
+	 * The workers of a nemesis run, by place: two of each kind, so that every kind of
+	 * lock is contended across processes.
+	 */
+	static final List<WorkerKind> WORKERS = List.of(WorkerKind.EXCLUSIVE, WorkerKind.EXCLUSIVE, WorkerKind.READ_WRITE,
+			WorkerKind.READ_WRITE, WorkerKind.SEMAPHORE, WorkerKind.SEMAPHORE);
 
 	/** The ZooKeeper servers of a nemesis run. */
 	static final int SERVERS = 3;
@@ -62,7 +66,7 @@ record NemesisSchedule(long seed, int minutes, List<NemesisStep> steps) {
 	}
 
 	private static NemesisStep drawStep(int number, NemesisFault fault, Random random) {
-		int worker = random.nextInt(WORKERS);
+		int worker = random.nextInt(WORKERS.size());
 		int server = random.nextInt(SERVERS);
 		boolean holding = fault == NemesisFault.RELEASE_IN_FLIGHT || random.nextBoolean();
 		Duration duration = fault.minDuration().plusMillis(random.nextInt(fault.durationSpanMillis() + 1));

@@ -44,7 +44,7 @@ class NemesisScheduleTests {
 		assertThat(schedule.steps()).allSatisfy((step) -> {
 			assertThat(step.duration()).isBetween(step.fault().minDuration(),
 					step.fault().minDuration().plusMillis(step.fault().durationSpanMillis()));
-			assertThat(step.worker()).isBetween(0, NemesisSchedule.WORKERS - 1);
+			assertThat(step.worker()).isBetween(0, NemesisSchedule.WORKERS.size() - 1);
 			assertThat(step.server()).isBetween(0, NemesisSchedule.SERVERS - 1);
 		});
 		assertThat(schedule.steps()).filteredOn((step) -> step.fault() == NemesisFault.LATENCY)

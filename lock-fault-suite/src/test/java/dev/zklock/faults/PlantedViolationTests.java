@@ -23,16 +23,31 @@ class PlantedViolationTests extends FaultRunTests {
 	}
 
 	@Test
-	void workerThatSkipsTheLockBreaksMutualExclusion() throws Exception {
-		WorkerProcess skipper = this.run.workers().get(0);
-		for (int i = 0; i < 3; i++) {
-			long sentAt = this.run.now();
-			skipper.send("skip-lock");
-			this.run.awaitEvent(skipper, (event) -> event.type() == HistoryEvent.Type.RELEASED
-					&& event.detail().equals("without the lock") && event.timeMicros() > sentAt, TIMEOUT);
-		}
+	void workerThatSkipsTheLockBreaksMutualExclusionAndTokenOrder() throws Exception {
+		assertThat(skipTheLockThreeTimesThenCheck()).contains(Violation.Rule.MUTUAL_EXCLUSION,
+				Violation.Rule.TOKEN_ORDER);
+	}
+
+	@Test
+	@RunOptions(workers = { WorkerKind.READ_WRITE, WorkerKind.READ_WRITE, WorkerKind.READ_WRITE })
+	void writerThatSkipsTheWriteLockBreaksMutualExclusionAndTokenOrder() throws Exception {
+		assertThat(skipTheLockThreeTimesThenCheck()).contains(Violation.Rule.MUTUAL_EXCLUSION,
+				Violation.Rule.TOKEN_ORDER);
+	}
+
+	@Test
+	@RunOptions(workers = { WorkerKind.SEMAPHORE, WorkerKind.SEMAPHORE })
+	void semaphoreHolderThatSkipsTheSemaphoreWhileItsPermitsAreHeldBreaksThePermits() throws Exception {
+		WorkerProcess first = this.run.workers().get(0);
+		WorkerProcess second = this.run.workers().get(1);
+		// Both permits held, by stalled holders, while a thread of the first worker skips
+		this.run.stallNextHolder(first, Duration.ofMinutes(1));
+		this.run.stallNextHolder(second, Duration.ofMinutes(1));
+		skipTheLock(first, 1);
+		first.send("proceed");
+		second.send("proceed");
 		this.run.faultsCleared();
-		assertThat(rulesFound(this.run.quietThenCheck(QUIET))).contains(Violation.Rule.MUTUAL_EXCLUSION);
+		assertThat(rulesFound(this.run.quietThenCheck(QUIET))).contains(Violation.Rule.PERMITS);
 	}
 
 	@Test
@@ -73,6 +88,29 @@ class PlantedViolationTests extends FaultRunTests {
 		this.run.faultsCleared();
 		// Longer than the silence the checker allows a live thread
 		assertThat(rulesFound(this.run.quietThenCheck(Duration.ofSeconds(8)))).contains(Violation.Rule.PROGRESS);
+	}
+
+	/**
+	 * Has a thread of the first worker run its critical section without the lock (the
+	 * most exclusive lock of the worker's kind) three times, and checks the run.
+	 */
+	private List<Violation.Rule> skipTheLockThreeTimesThenCheck() throws Exception {
+		skipTheLock(this.run.workers().get(0), 3);
+		this.run.faultsCleared();
+		return rulesFound(this.run.quietThenCheck(QUIET));
+	}
+
+	/**
+	 * Has a thread of a worker run its critical section without the lock a number of
+	 * times, and waits until it did.
+	 */
+	private void skipTheLock(WorkerProcess skipper, int times) throws InterruptedException {
+		for (int i = 0; i < times; i++) {
+			long sentAt = this.run.now();
+			skipper.send("skip-lock");
+			this.run.awaitEvent(skipper, (event) -> event.type() == HistoryEvent.Type.RELEASED
+					&& event.detail().equals("without the lock") && event.timeMicros() > sentAt, TIMEOUT);
+		}
 	}
 
 	private List<Violation.Rule> rulesFound(List<Violation> violations) {

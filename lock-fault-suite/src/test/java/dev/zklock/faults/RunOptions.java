@@ -13,6 +13,13 @@ import java.lang.annotation.Target;
 @interface RunOptions {
 
 	/**
+	 * The kind of each worker, the first one the victim whose properties are
+	 * {@link #victimProperties()}.
+	 * @return the kinds, or none for three workers of exclusive locks
+	 */
+	WorkerKind[] workers() default {};
+
+	/**
 	 * The session timeout of the workers, in milliseconds.
 	 * @return the session timeout, or {@code 0} for {@link FaultWorker#SESSION_TIMEOUT}
 	 */

@@ -18,9 +18,6 @@ final class RunWorkers implements AutoCloseable {
 	/** The wait time of every lock the workers take. */
 	static final Duration WAIT_TIME = Duration.ofSeconds(2);
 
-	/** Keys the workers lock: few, so that every key is contended. */
-	private static final List<String> KEYS = List.of("alpha", "beta");
-
 	private static final int THREADS_PER_WORKER = 2;
 
 	private final Path directory;
@@ -51,17 +48,18 @@ final class RunWorkers implements AutoCloseable {
 
 	/**
 	 * Starts a worker with the properties of every worker and its own.
+	 * @param kind the locks its threads take
 	 * @param extraProperties properties of its application besides every worker's
 	 * @return the started worker
 	 */
-	WorkerProcess start(List<String> extraProperties) throws IOException {
+	WorkerProcess start(WorkerKind kind, List<String> extraProperties) throws IOException {
 		String worker = "w" + (this.workers.size() + 1);
 		String connectString = this.links.open(worker);
 		List<String> properties = new ArrayList<>(this.setup.workerProperties());
 		properties.add("distributed-lock.zookeeper.session-timeout=" + this.setup.sessionTimeout().toMillis() + "ms");
 		properties.addAll(extraProperties);
 		WorkerProcess started = WorkerProcess.start(worker, this.directory, connectString, this.store,
-				THREADS_PER_WORKER, KEYS, WAIT_TIME, properties);
+				THREADS_PER_WORKER, kind, WAIT_TIME, properties);
 		this.workers.add(started);
 		this.survivors.add(worker);
 		return started;
@@ -110,28 +108,30 @@ final class RunWorkers implements AutoCloseable {
 	}
 
 	/**
-	 * Waits until every thread of every worker has written to the store under a lock.
-	 * @param since the time from which writes count, on the store's clock
+	 * Waits until every thread of every worker has made a hold that did its work (an
+	 * accepted write; for a reader or a semaphore's holder, a valid sample).
+	 * @param since the time from which holds count, on the store's clock
 	 * @param timeout how long to wait
 	 */
-	void awaitEveryThreadWrote(long since, Duration timeout) throws InterruptedException {
+	void awaitEveryThreadProgressed(long since, Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (System.nanoTime() < deadline) {
-			if (histories().stream().allMatch((history) -> everyThreadWrote(history, since))) {
+			if (histories().stream().allMatch((history) -> everyThreadProgressed(history, since))) {
 				return;
 			}
 			Thread.sleep(100);
 		}
-		throw new IllegalStateException("Not every worker thread wrote within " + timeout + ": see " + this.directory);
+		throw new IllegalStateException(
+				"Not every worker thread made a hold within " + timeout + ": see " + this.directory);
 	}
 
-	private static boolean everyThreadWrote(History history, long since) {
+	private static boolean everyThreadProgressed(History history, long since) {
 		List<Hold> holds = history.holds();
 		return history.threads().size() == THREADS_PER_WORKER && history.threads()
 			.stream()
 			.allMatch((thread) -> holds.stream()
-				.anyMatch(
-						(hold) -> hold.thread().equals(thread) && hold.acquiredAt() >= since && hold.wroteAccepted()));
+				.anyMatch((hold) -> hold.thread().equals(thread) && hold.acquiredAt() >= since
+						&& hold.completedAfter(since)));
 	}
 
 	/**

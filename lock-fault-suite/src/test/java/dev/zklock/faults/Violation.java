@@ -13,8 +13,20 @@ record Violation(Rule rule, String detail) {
 	 */
 	enum Rule {
 
-		/** Two holds of a key by different threads both claimed validity at once. */
+		/**
+		 * Two holds of a key by different threads both claimed validity at once, and not
+		 * both as readers or as holders of a semaphore's permits.
+		 */
 		MUTUAL_EXCLUSION,
+
+		/** More holds of a semaphore claimed validity at once than it has permits. */
+		PERMITS,
+
+		/**
+		 * A hold asked for after another hold of its key was acquired got a token no
+		 * greater than that hold's, and they were not both readers.
+		 */
+		TOKEN_ORDER,
 
 		/** The store accepted a stale token, or rejected a token that was not stale. */
 		FENCING,
@@ -24,7 +36,9 @@ record Violation(Rule rule, String detail) {
 		 */
 		LOST_UPDATE,
 
-		/** A thread made no successful hold once faults cleared, or fell silent. */
+		/**
+		 * A thread made no hold that did its work once faults cleared, or fell silent.
+		 */
 		PROGRESS
 
 	}

@@ -22,11 +22,13 @@ import org.apache.curator.framework.CuratorFramework;
  * for ZooKeeper to confirm it one round trip after a reconnection), {@code write-late}
  * (the next thread to take a lock reads the store under it, releases it, and writes what
  * it read once a later holder has written, as a write delayed in the network would
- * arrive), {@code skip-lock} (the next thread runs its critical section once without the
- * lock, reusing the token of its last hold and believing it valid, as a caller that
- * forgot to lock would), {@code expire-session} (expire the ZooKeeper session on the
- * client side, as ZooKeeper would after a partition) and {@code stop} (finish the current
- * iterations and exit; the end of the input does the same).
+ * arrive; a semaphore worker, whose holders do not write, records it as a failure),
+ * {@code skip-lock} (the next thread runs its critical section once without the most
+ * exclusive lock of its worker's kind, reusing the token of its last hold and believing
+ * it valid, as a caller that forgot to lock would), {@code expire-session} (expire the
+ * ZooKeeper session on the client side, as ZooKeeper would after a partition) and
+ * {@code stop} (finish the current iterations and exit; the end of the input does the
+ * same).
  */
 final class WorkerCommands {
 

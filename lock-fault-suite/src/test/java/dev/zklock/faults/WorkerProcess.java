@@ -17,12 +17,15 @@ final class WorkerProcess implements AutoCloseable {
 
 	private final String name;
 
+	private final WorkerKind kind;
+
 	private final FencedStore store;
 
 	private final JvmProcess process;
 
-	private WorkerProcess(String name, FencedStore store, JvmProcess process) {
+	private WorkerProcess(String name, WorkerKind kind, FencedStore store, JvmProcess process) {
 		this.name = name;
+		this.kind = kind;
 		this.store = store;
 		this.process = process;
 	}
@@ -34,25 +37,34 @@ final class WorkerProcess implements AutoCloseable {
 	 * @param connectString the ZooKeeper connect string
 	 * @param store the fenced store, which also records the worker's history
 	 * @param threads the number of locking threads
-	 * @param keys the keys the threads lock, picked at random
+	 * @param kind the locks the threads take
 	 * @param waitTime the wait time of each lock
 	 * @param properties properties of the worker's application, as {@code name=value},
 	 * replacing its defaults
 	 * @return the started worker
 	 */
 	static WorkerProcess start(String name, Path directory, String connectString, FencedStore store, int threads,
-			List<String> keys, Duration waitTime, List<String> properties) {
+			WorkerKind kind, Duration waitTime, List<String> properties) {
 		JavaCommand command = JavaCommand.mainClass(FaultWorker.class.getName())
 			.jvmOptions("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData")
-			.arguments(name, connectString, store.uri().toString(), Integer.toString(threads), String.join(",", keys),
+			.arguments(name, connectString, store.uri().toString(), Integer.toString(threads), kind.name(),
 					Long.toString(waitTime.toMillis()));
 		properties.forEach((property) -> command.arguments("--" + property));
-		return new WorkerProcess(name, store, JvmProcess.start("worker " + name, command,
-				ProcessBuilder.Redirect.to(directory.resolve(name + ".log").toFile())));
+		return new WorkerProcess(name, kind, store,
+				JvmProcess.start("worker " + name + " (" + NemesisFigures.label(kind) + ")", command,
+						ProcessBuilder.Redirect.to(directory.resolve(name + ".log").toFile())));
 	}
 
 	String name() {
 		return this.name;
+	}
+
+	/**
+	 * The locks the worker's threads take.
+	 * @return its kind
+	 */
+	WorkerKind kind() {
+		return this.kind;
 	}
 
 	/**
