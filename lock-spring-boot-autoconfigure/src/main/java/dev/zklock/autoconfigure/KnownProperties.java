@@ -14,7 +14,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
-import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
@@ -99,7 +98,14 @@ final class KnownProperties {
 		if (!json.contains("\"" + PREFIX)) {
 			return List.of();
 		}
-		Object properties = JsonParserFactory.getJsonParser().parseMap(json).get("properties");
+		Object properties;
+		try {
+			properties = MetadataJson.parseObject(json).get("properties");
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException(
+					"Cannot parse the configuration metadata " + resource + ": " + ex.getMessage(), ex);
+		}
 		if (!(properties instanceof List<?> list)) {
 			return List.of();
 		}
