@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
 
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.testsupport.process.JavaCommand;
+import dev.zklock.testsupport.process.ServerSettings;
+import dev.zklock.testsupport.process.ZooKeeperEnsemble;
+import dev.zklock.testsupport.process.ZooKeeperServerProcess;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,6 +36,13 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class SeparateProcessLockTests {
 
 	private static final String QUIET = "-Dlogging.level.root=WARN";
+
+	/**
+	 * How long a process may take to exit after {@code SIGTERM} while ZooKeeper is
+	 * frozen: generous for a busy machine, and far less than the wait for a frozen
+	 * server's answer that held shutdown up before (two thirds of the session timeout).
+	 */
+	private static final Duration FROZEN_SHUTDOWN = Duration.ofSeconds(15);
 
 	@RegisterExtension
 	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
@@ -86,6 +96,28 @@ class SeparateProcessLockTests {
 		long token = this.template.execute("shut-down-key", Duration.ofSeconds(5), LockHandle::fencingToken);
 		assertThat(token).isGreaterThan(holderToken);
 		assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void aProcessThatShutsDownWhileZooKeeperIsFrozenExitsPromptly(@TempDir Path directory) throws Exception {
+		ServerSettings longSessions = new ServerSettings(List.of("-Xmx128m"), List.of("maxSessionTimeout=120000"));
+		try (ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.startServing(directory, 1, longSessions,
+				Duration.ofSeconds(30))) {
+			Process holder = start(ensemble.connectString(), List.of(QUIET, "-Dholder.session-timeout=90s"), "hold",
+					"frozen-key");
+			heldToken(outputOf(holder));
+			ZooKeeperServerProcess server = ensemble.servers().get(0);
+			server.pause();
+			try {
+				holder.destroy();
+				assertThat(holder.waitFor(FROZEN_SHUTDOWN.toSeconds(), TimeUnit.SECONDS))
+					.as("exited within %s of SIGTERM", FROZEN_SHUTDOWN)
+					.isTrue();
+			}
+			finally {
+				server.resume();
+			}
+		}
 	}
 
 	@Test
@@ -149,9 +181,13 @@ class SeparateProcessLockTests {
 	}
 
 	private Process start(List<String> jvmOptions, String... arguments) throws IOException {
+		return start(this.zookeeper.connectString(), jvmOptions, arguments);
+	}
+
+	private Process start(String connectString, List<String> jvmOptions, String... arguments) throws IOException {
 		Process process = JavaCommand.mainClass(LockHolderProcess.class.getName())
 			.jvmOptions(jvmOptions)
-			.arguments(this.zookeeper.connectString())
+			.arguments(connectString)
 			.arguments(arguments)
 			.toProcessBuilder()
 			.redirectError(ProcessBuilder.Redirect.INHERIT)

@@ -100,8 +100,8 @@ class PropertiesBadInputTests {
 				"zk1:2181/a//b", "[::1:2181", ":2181", ",", ",,,", "zk1:2181,:2182" }) {
 			cases.add(invalid("distributed-lock.zookeeper.connect-string", connectString));
 		}
-		for (String property : new String[] { "session-timeout", "connection-timeout", "retry.base-sleep",
-				"retry.max-sleep" }) {
+		for (String property : new String[] { "session-timeout", "connection-timeout", "close-timeout",
+				"retry.base-sleep", "retry.max-sleep" }) {
 			for (String duration : new String[] { "-1s", "0s", "25d", LONGEST }) {
 				cases.add(invalid("distributed-lock.zookeeper." + property, duration));
 			}

@@ -27,14 +27,19 @@ import org.springframework.util.StringUtils;
  * <p>
  * The client stays quiet while ZooKeeper is out of reach, since zklock reports an outage
  * in one line and its end in another: it resolves the servers' names through a
- * {@link ServerNameResolvingZookeeperFactory}, which reports a name that does not resolve
- * once, and it leaves Curator's ensemble tracker off. The tracker follows dynamic
- * reconfigurations of the ensemble by reading its configuration as soon as the client
- * starts, a background operation that Curator gives up on, with an error and a stack
- * trace, when ZooKeeper is unreachable at start-up; it also replaces the connect string
- * with the addresses the servers know themselves by. An application whose ensemble is
- * reconfigured at run time turns it on with a {@link CuratorFrameworkBuilderCustomizer}
- * that calls {@code ensembleTracker(true)}.
+ * {@link ZooKeeperHandleFactory}, which reports a name that does not resolve once, and it
+ * leaves Curator's ensemble tracker off. The tracker follows dynamic reconfigurations of
+ * the ensemble by reading its configuration as soon as the client starts, a background
+ * operation that Curator gives up on, with an error and a stack trace, when ZooKeeper is
+ * unreachable at start-up; it also replaces the connect string with the addresses the
+ * servers know themselves by. An application whose ensemble is reconfigured at run time
+ * turns it on with a {@link CuratorFrameworkBuilderCustomizer} that calls
+ * {@code ensembleTracker(true)}.
+ * <p>
+ * The same factory's handles wait at most
+ * {@code distributed-lock.zookeeper.close-timeout} for ZooKeeper to end the session when
+ * the client closes, so that an application shuts down promptly while ZooKeeper is down
+ * or frozen.
  */
 @AutoConfiguration(afterName = "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration")
 @ConditionalOnClass(CuratorFramework.class)
@@ -67,7 +72,8 @@ public final class ZooKeeperAutoConfiguration {
 			.sessionTimeoutMs(millis("session-timeout", properties.getSessionTimeout()))
 			.connectionTimeoutMs(millis("connection-timeout", properties.getConnectionTimeout()))
 			.retryPolicy(retryPolicy(properties.getRetry()))
-			.zookeeperFactory(new ServerNameResolvingZookeeperFactory())
+			.zookeeperFactory(new ZooKeeperHandleFactory(
+					Duration.ofMillis(millis("close-timeout", properties.getCloseTimeout()))))
 			.ensembleTracker(false);
 		if (StringUtils.hasText(properties.getNamespace())) {
 			builder.namespace(namespace(properties.getNamespace()));

@@ -32,6 +32,14 @@ public class ZooKeeperProperties {
 	private Duration connectionTimeout = Duration.ofSeconds(15);
 
 	/**
+	 * Longest time that closing the client, at shutdown, waits for ZooKeeper to end the
+	 * session, which deletes this process's lock nodes at once. Without an answer
+	 * (ZooKeeper down or frozen), shutdown goes on and the nodes stay until the session
+	 * expires.
+	 */
+	private Duration closeTimeout = Duration.ofSeconds(1);
+
+	/**
 	 * Namespace prepended to every path of the client, without a leading slash.
 	 */
 	private @Nullable String namespace;
@@ -99,6 +107,24 @@ public class ZooKeeperProperties {
 	 */
 	public void setConnectionTimeout(Duration connectionTimeout) {
 		this.connectionTimeout = connectionTimeout;
+	}
+
+	/**
+	 * The longest time that closing the client waits for ZooKeeper to end the session
+	 * ({@code distributed-lock.zookeeper.close-timeout}).
+	 * @return the close timeout
+	 */
+	public Duration getCloseTimeout() {
+		return this.closeTimeout;
+	}
+
+	/**
+	 * Sets the longest time that closing the client waits for ZooKeeper to end the
+	 * session ({@code distributed-lock.zookeeper.close-timeout}).
+	 * @param closeTimeout the close timeout
+	 */
+	public void setCloseTimeout(Duration closeTimeout) {
+		this.closeTimeout = closeTimeout;
 	}
 
 	/**

@@ -101,7 +101,8 @@ class ZooKeeperOutageLogTests {
 		SwitchedResolver resolver = new SwitchedResolver();
 		this.contextRunner.withPropertyValues("distributed-lock.zookeeper.connect-string=" + NAME + ":" + port)
 			.withBean(CuratorFrameworkBuilderCustomizer.class,
-					() -> (builder) -> builder.zookeeperFactory(new ServerNameResolvingZookeeperFactory(resolver)))
+					() -> (builder) -> builder
+						.zookeeperFactory(new ZooKeeperHandleFactory(resolver, Duration.ofSeconds(1))))
 			.run((context) -> {
 				await().atMost(OUTAGE).until(() -> !warnings().isEmpty());
 				int lookupsAtWarning = resolver.lookups.get();
