@@ -55,7 +55,7 @@ public class LockProblemDetailsExceptionHandler implements Ordered {
 
 	/**
 	 * Creates the handler.
-	 * @param messageSource the source of the applications's messages that replace the
+	 * @param messageSource the source of the application's messages that replace the
 	 * type, title or detail, or {@code null} for the ones described above
 	 */
 	public LockProblemDetailsExceptionHandler(@Nullable MessageSource messageSource) {
@@ -67,6 +67,8 @@ public class LockProblemDetailsExceptionHandler implements Ordered {
 	 * @param ex the lock failure
 	 * @param locale the request's locale, for the messages of the message source
 	 * @return the response
+	 * @throws IllegalArgumentException if the exception is none of the four above, which
+	 * this handler does not know how to answer
 	 */
 	@ExceptionHandler({ LockTimeoutException.class, LockAcquisitionException.class, LockLostException.class,
 			StaleFencingTokenException.class })
