@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * wait for a turn, which node passes to the next of them, and which nodes were doubted or
  * lost. One lock guards it, and it never talks to ZooKeeper: each event is one method
  * that changes the state and returns what the caller must do outside it (queue a node,
- * delete one, ask who queues behind one). {@link ZooKeeperLockRegistry} drives it, with a
+ * delete one, ask who queues behind one). {@link LockKeyDriver} drives it, with a
  * {@link LockQueue} for the ZooKeeper side.
  * <p>
  * The threads of this process that want one kind of lock of the key form a cohort: one at

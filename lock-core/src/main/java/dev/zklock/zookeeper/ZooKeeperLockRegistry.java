@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockAcquisitionException;
@@ -49,7 +50,9 @@ import org.slf4j.LoggerFactory;
 public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
 	// logs under the registry's name, which operators know and configure
-	private static final Logger logger = LoggerFactory.getLogger(ZooKeeperLockRegistry.class);
+	static final String LOGGER_NAME = "dev.zklock.zookeeper.ZooKeeperLockRegistry";
+
+	private static final Logger logger = LoggerFactory.getLogger(LOGGER_NAME);
 
 	private final LockRoot root;
 
@@ -89,6 +92,80 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 		}
 
 	};
+
+	/**
+	 * Drives the keys' states, with a {@link LockQueue} per key for the ZooKeeper side
+	 * and the loss detector for what is known of losses.
+	 */
+	private final LockKeyDriver driver = new LockKeyDriver(new LockKeyDriver.Queue() {
+
+		@Override
+		public LockKey.@Nullable Turn take(String key, LockNodeKind kind, @Nullable Thread owner, Duration waitTime,
+				long deadline) throws Exception {
+			LockQueue.Turn turn = lockQueue(key).take(kind,
+					HolderIdentity.current(ZooKeeperLockRegistry.this.applicationName, owner != null), waitTime,
+					deadline, ZooKeeperLockRegistry.this.lossDetector);
+			return (turn != null) ? new LockKey.Turn(turn.node(), 0, turn.checkedAt()) : null;
+		}
+
+		@Override
+		public void watchBehind(String key, LockNode held, Consumer<Boolean> othersQueued) throws Exception {
+			lockQueue(key).watchBehind(held, othersQueued);
+		}
+
+		@Override
+		public void release(String key, LockNode node) {
+			lockQueue(key).release(node);
+		}
+
+		@Override
+		public void abandon(String key, LockNode node) {
+			lockQueue(key).abandon(node);
+		}
+
+		@Override
+		public @Nullable String describeHead(String key, long deadline) {
+			return lockQueue(key).describeHead(deadline);
+		}
+
+	}, new LockKeyDriver.Detector() {
+
+		@Override
+		public void register(LockKey.Hold hold) {
+			ZooKeeperLockRegistry.this.lossDetector.register(hold);
+		}
+
+		@Override
+		public void unregister(LockKey.Hold hold) {
+			ZooKeeperLockRegistry.this.lossDetector.unregister(hold);
+		}
+
+		@Override
+		public boolean isHeld(LockKey.Hold hold) {
+			return ZooKeeperLockRegistry.this.lossDetector.isHeld(hold);
+		}
+
+		@Override
+		public long doubts() {
+			return ZooKeeperLockRegistry.this.lossDetector.doubts();
+		}
+
+		@Override
+		public boolean undoubtedSince(long doubts) {
+			return ZooKeeperLockRegistry.this.lossDetector.undoubtedSince(doubts);
+		}
+
+		@Override
+		public boolean unpausedSince(long pauses) {
+			return ZooKeeperLockRegistry.this.lossDetector.unpausedSince(pauses);
+		}
+
+		@Override
+		public long currentSessionId() {
+			return ZooKeeperLockRegistry.this.lossDetector.currentSessionId();
+		}
+
+	});
 
 	private volatile @Nullable String applicationName;
 
@@ -336,14 +413,17 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @throws IllegalStateException if ZooKeeper cannot be read
 	 */
 	public List<QueuedLockNode> queueOf(String key) {
-		LockQueue queue = new LockQueue(this.root, key);
 		try {
-			return queue.nodes();
+			return lockQueue(key).nodes();
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(
 					"Could not read the lock queue of '" + AbbreviatedKey.of(key) + "' from ZooKeeper: " + ex, ex);
 		}
+	}
+
+	private LockQueue lockQueue(String key) {
+		return new LockQueue(this.root, key);
 	}
 
 	/**
@@ -380,7 +460,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 		LockKey lockKey = this.keys.compute(key, this.retainer);
 		boolean acquired = false;
 		try {
-			LockKey.Hold hold = reenter(lockKey, kind, owner);
+			LockKey.Hold hold = this.driver.reenter(lockKey, kind, owner);
 			if (hold == null) {
 				hold = takeWhileSeenWaiting(lockKey, kind, waitTime, deadline, owner);
 			}
@@ -395,25 +475,6 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	}
 
 	/**
-	 * Re-enters the owner's hold of the key, if it has one that the acquisition shares,
-	 * unless that hold was lost: a nested acquisition never starts under a lock known to
-	 * be lost.
-	 */
-	private LockKey.@Nullable Hold reenter(LockKey lockKey, LockNodeKind kind, @Nullable Thread owner) {
-		LockKey.Hold current = lockKey.reenter(kind, owner);
-		if (current != null && !this.lossDetector.isHeld(current) && current.lossReason() != null) {
-			// takes back the acquisition that entered: one of the thread's own is left
-			lockKey.exit(current);
-			throw new LockAcquisitionException(lockKey.key,
-					"Could not re-enter lock '" + AbbreviatedKey.of(lockKey.key)
-							+ "': the current thread's hold of it (fencing token " + current.fencingToken()
-							+ ") was lost: " + current.lossReason(),
-					null);
-		}
-		return current;
-	}
-
-	/**
 	 * Takes a hold of its own for an acquisition, while operators see it wait, and
 	 * reports every failure as a {@link LockAcquisitionException}.
 	 */
@@ -423,7 +484,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 		Long waitId = this.waitIds.incrementAndGet();
 		this.waits.put(waitId, new Wait(key, kind, System.currentTimeMillis(), owner));
 		try {
-			return take(lockKey, kind, waitTime, deadline, owner);
+			return this.driver.take(lockKey, kind, waitTime, deadline, owner);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -447,134 +508,12 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	}
 
 	/**
-	 * Takes a hold: waits for a turn in the key's state, leads (queues a node in
-	 * ZooKeeper) when the turn says so, and checks that the node belongs to the current
-	 * session and that nothing cast doubt on it since it was last found held (by
-	 * ZooKeeper's answer, or by the holder that handed it over). A node whose session
-	 * ended holds nothing, a doubted node is given up, and the acquisition starts again
-	 * if the wait time allows.
-	 * @return the hold, begun and registered with the loss detector
-	 */
-	LockKey.Hold take(LockKey lockKey, LockNodeKind kind, Duration waitTime, long deadline, @Nullable Thread owner)
-			throws Exception {
-		while (true) {
-			LockKey.Waiter waiter = lockKey.arrive(kind);
-			watchBehind(lockKey, kind);
-			LockKey.Turn turn = lockKey.await(waiter, deadline);
-			if (turn == null) {
-				throw timeout(lockKey, waitTime, deadline);
-			}
-			boolean leads = turn.leads();
-			if (leads) {
-				turn = lead(lockKey, kind, HolderIdentity.current(this.applicationName, owner != null), waitTime,
-						deadline);
-			}
-			LockKey.Hold hold = new LockKey.Hold(lockKey, turn.node(), turn.handOff(), owner);
-			long checkedAt = this.lossDetector.doubts();
-			this.lossDetector.register(hold);
-			if (isHeld(hold, turn, leads) && lockKey.begin(hold, leads, checkedAt)) {
-				watchBehind(lockKey, kind);
-				return hold;
-			}
-			this.lossDetector.unregister(hold);
-			LockNode abandoned = lockKey.giveUp(hold, leads);
-			if (abandoned != null) {
-				queueOf(lockKey).abandon(abandoned);
-			}
-			if (System.nanoTime() - deadline >= 0) {
-				throw new LockAcquisitionException(lockKey.key,
-						"Could not acquire lock '" + AbbreviatedKey.of(lockKey.key) + "' within " + waitTime.toMillis()
-								+ "ms: its lock node was in doubt (a suspended connection, an "
-								+ "ended ZooKeeper session or a pause of this process) before it was held",
-						null);
-			}
-			logger.debug("The lock node of '{}' was in doubt before it was held; queueing again",
-					AbbreviatedKey.of(lockKey.key));
-		}
-	}
-
-	/**
-	 * Queues for a lock node in ZooKeeper and waits for its turn, leading the key's
-	 * cohort: a cohort whose leader fails is led by its next waiter.
-	 */
-	private LockKey.Turn lead(LockKey lockKey, LockNodeKind kind, HolderIdentity holder, Duration waitTime,
-			long deadline) throws Exception {
-		LockQueue.Turn turn = null;
-		try {
-			turn = queueOf(lockKey).take(kind, holder, waitTime, deadline, this.lossDetector);
-			if (turn == null) {
-				throw timeout(lockKey, waitTime, deadline);
-			}
-			return new LockKey.Turn(turn.node(), 0, turn.checkedAt());
-		}
-		finally {
-			if (turn == null) {
-				lockKey.leadFailed(kind);
-			}
-		}
-	}
-
-	/**
-	 * Whether a new hold's node is held in the current session, and nothing cast doubt on
-	 * it since it was last found held. A node whose turn ZooKeeper just showed was found
-	 * held by that answer, in a session the client is still connected in: only a pause
-	 * since can have ended that session unnoticed. A node taken over from another holder
-	 * of this process was found held by that holder's check: any doubt since (a suspended
-	 * connection too, which may have been lost under the {@link LostLockPolicy}) keeps it
-	 * from passing on.
-	 */
-	private boolean isHeld(LockKey.Hold hold, LockKey.Turn turn, boolean leads) {
-		return this.lossDetector.isHeld(hold) && hold.sessionId() == this.lossDetector.currentSessionId()
-				&& (leads ? this.lossDetector.unpausedSince(turn.checkedAt())
-						: this.lossDetector.undoubtedSince(turn.checkedAt()));
-	}
-
-	/**
-	 * Asks ZooKeeper whether another node queues behind the key's held node, if the key's
-	 * state wants to know: a failed request tells nothing, so the hand-off bounds apply
-	 * as if another node queued.
-	 */
-	private void watchBehind(LockKey lockKey, LockNodeKind kind) {
-		LockNode held = lockKey.watchToSend(kind);
-		if (held != null) {
-			try {
-				queueOf(lockKey).watchBehind(held, (queued) -> lockKey.othersQueued(held, queued));
-			}
-			catch (Exception ex) {
-				logger.debug("Could not ask who queues behind {}: {}", held.path(), ex.toString());
-				lockKey.othersQueued(held, true);
-			}
-		}
-	}
-
-	private LockTimeoutException timeout(LockKey lockKey, Duration waitTime, long deadline) {
-		return new LockTimeoutException(lockKey.key, waitTime, queueOf(lockKey).describeHead(deadline));
-	}
-
-	private LockQueue queueOf(LockKey lockKey) {
-		return new LockQueue(this.root, lockKey.key);
-	}
-
-	/**
-	 * Releases one acquisition; the last one sharing a hold hands its lock node to a
-	 * waiting thread of this process, or sends its deletion to ZooKeeper without waiting
-	 * for the reply. The interrupt that the lost-lock policy gave the holder ends here;
-	 * an interrupt the thread had before the policy's stays set (the policy did not
-	 * interrupt it then), while one set after the policy's cannot be told apart from it
-	 * and ends with it.
+	 * Releases one acquisition ({@link LockKeyDriver#release}), and forgets the key's
+	 * state once no acquisition uses it.
 	 */
 	private void release(LockKey lockKey, LockKey.Hold hold) {
 		try {
-			LockKey.Change change = lockKey.exit(hold);
-			if (change != LockKey.Change.STILL_HELD) {
-				endPolicyInterrupt(hold);
-			}
-			if (change == LockKey.Change.ENDED) {
-				LockNode released = giveBack(lockKey, hold);
-				if (released != null) {
-					queueOf(lockKey).release(released);
-				}
-			}
+			this.driver.release(lockKey, hold);
 		}
 		finally {
 			this.keys.computeIfPresent(lockKey.key, this.disposer);
@@ -588,21 +527,12 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * leaves the hold now: its later acquisitions of the key queue like any other's.
 	 */
 	private CompletableFuture<Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay) {
-		if (lockKey.delayExit(hold) == LockKey.Change.THREAD_LEFT) {
-			endPolicyInterrupt(hold);
-		}
+		this.driver.delayRelease(lockKey, hold);
 		CompletableFuture<Void> released = new CompletableFuture<>();
 		try {
 			this.scheduler.schedule(() -> {
 				try {
-					LockKey.Change change = lockKey.exitDelayed(hold);
-					this.delayedExitCounted.run();
-					if (change == LockKey.Change.ENDED) {
-						LockNode node = giveBack(lockKey, hold);
-						if (node != null) {
-							queueOf(lockKey).abandon(node);
-						}
-					}
+					this.driver.endDelayedRelease(lockKey, hold, this.delayedExitCounted);
 				}
 				finally {
 					this.keys.computeIfPresent(lockKey.key, this.disposer);
@@ -626,31 +556,14 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 		this.delayedExitCounted = step;
 	}
 
-	/**
-	 * The holding thread is done with a hold: the interrupt that the lost-lock policy
-	 * gave it ends.
-	 */
-	private static void endPolicyInterrupt(LockKey.Hold hold) {
-		if (hold.holder() == Thread.currentThread() && hold.holderInterrupted()) {
-			Thread.interrupted();
-		}
-	}
-
-	/**
-	 * Gives back the lock node of a hold that ended: it passes to a waiting thread of
-	 * this process if the lock is still held as far as this process can tell.
-	 * @return the node to release to ZooKeeper, or {@code null} if it stays held
-	 */
-	private @Nullable LockNode giveBack(LockKey lockKey, LockKey.Hold hold) {
-		long checkedAt = this.lossDetector.doubts();
-		boolean handOff = this.lossDetector.isHeld(hold);
-		this.lossDetector.unregister(hold);
-		return lockKey.giveBack(hold, handOff, checkedAt);
-	}
-
 	/** The detector that tells this registry's holds of losses; for tests. */
 	LockLossDetector lossDetector() {
 		return this.lossDetector;
+	}
+
+	/** The driver of this registry's keys' states; for tests. */
+	LockKeyDriver driver() {
+		return this.driver;
 	}
 
 	private LockKey retained(String key, @Nullable LockKey lockKey) {

@@ -109,8 +109,9 @@ class HandOffDoubtTests {
 	}
 
 	private LockKey.Hold take() throws Exception {
-		return this.registry.take(this.lockKey, LockNodeKind.EXCLUSIVE, LONG_WAIT,
-				System.nanoTime() + LONG_WAIT.toNanos(), Thread.currentThread());
+		return this.registry.driver()
+			.take(this.lockKey, LockNodeKind.EXCLUSIVE, LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(),
+					Thread.currentThread());
 	}
 
 	/**

@@ -5,10 +5,10 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The in-process state of one key's exclusive lock, as the threads of one process and the
- * events from ZooKeeper drive it, for {@link KeyStateModelCheckTests}' model checker.
- * ZooKeeper itself is the {@link SimulatedLockQueue} given to the implementation: a
- * node's turn comes when every earlier node is deleted.
+ * The in-process state of one key's lock, as the threads of one process and the events
+ * from ZooKeeper drive it, for {@link KeyStateModelCheckTests}' model checker. ZooKeeper
+ * itself is the {@link SimulatedLockQueue} given to the implementation: a node's turn
+ * comes when every earlier node is deleted.
  * <p>
  * An implementation adapts one version of the key's state (the hold counts, the re-entry
  * mapping, the cohort of waiting threads and its hand-offs) and drives it the way the
@@ -32,6 +32,7 @@ interface KeyStateModel<H> {
 	 * calling thread acts for the owner, as the registry's callers act for the owner they
 	 * name.
 	 * @param owner the thread that the acquisition is for
+	 * @param kind the kind of lock: exclusive, read (shared) or a semaphore's permit
 	 * @param wait whether to wait for a turn; {@code false} times out at once where the
 	 * acquisition would have to wait (frozen time under the model checker never lets a
 	 * later deadline pass)
@@ -39,7 +40,7 @@ interface KeyStateModel<H> {
 	 * because the hold was lost
 	 * @throws InterruptedException if the thread was interrupted while it waited
 	 */
-	@Nullable Acquisition<H> acquire(Thread owner, boolean wait) throws InterruptedException;
+	@Nullable Acquisition<H> acquire(Thread owner, LockNodeKind kind, boolean wait) throws InterruptedException;
 
 	/**
 	 * The holding thread releases one acquisition of its hold.
@@ -64,18 +65,24 @@ interface KeyStateModel<H> {
 	boolean releaseDelayed(H hold);
 
 	/**
-	 * A doubt arrives about a hold (a suspended connection, a pause): its node takes no
-	 * more holders, and turns handed over before the doubt no longer stand.
-	 * @param hold the hold
+	 * A doubt arrives (a pause of the process that may have outlasted the session) about
+	 * every hold registered now, begun or still checking its turn: their nodes take no
+	 * more holders, and turns handed over or shown before the doubt no longer stand.
 	 */
-	void doubt(H hold);
+	void doubt();
 
 	/**
-	 * The hold is declared lost. Its node stays in the simulated queue until its holders
-	 * release it (a loss declared while the session may still live).
-	 * @param hold the hold
+	 * ZooKeeper confirms that the session lasted: the holds uncertain when it was asked
+	 * become certain again, unless a doubt came since.
 	 */
-	void lose(H hold);
+	void confirm();
+
+	/**
+	 * Every hold registered now is declared lost. Their nodes stay in the simulated queue
+	 * until their holders release them (a loss declared while the session may still
+	 * live).
+	 */
+	void lose();
 
 	/**
 	 * The acquisitions that the hold still counts, delayed ones included.

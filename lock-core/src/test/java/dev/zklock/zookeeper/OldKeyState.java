@@ -40,7 +40,11 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 	}
 
 	@Override
-	public @Nullable Acquisition<Hold> acquire(Thread owner, boolean wait) throws InterruptedException {
+	public @Nullable Acquisition<Hold> acquire(Thread owner, LockNodeKind kind, boolean wait)
+			throws InterruptedException {
+		if (kind != LockNodeKind.EXCLUSIVE) {
+			throw new IllegalArgumentException("The former key state knows exclusive locks only, not " + kind);
+		}
 		Hold current = this.holds.get(owner);
 		if (current != null) {
 			if (!isHeld(current) && current.lossReason != null) {
@@ -93,7 +97,7 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 	}
 
 	private LockKey.@Nullable Turn lead(boolean wait) throws InterruptedException {
-		LockNode node = this.queue.create();
+		LockNode node = this.queue.create(LockNodeKind.EXCLUSIVE);
 		boolean turnCame = false;
 		try {
 			turnCame = this.queue.awaitTurn(node, wait);
@@ -147,17 +151,26 @@ final class OldKeyState implements KeyStateModel<OldKeyState.Hold> {
 	}
 
 	@Override
-	public void doubt(Hold hold) {
+	public void doubt() {
 		this.doubts.incrementAndGet();
-		hold.uncertain = true;
-		this.cohort.retire(hold.node);
+		for (Hold hold : this.holds.values()) {
+			hold.uncertain = true;
+			this.cohort.retire(hold.node);
+		}
 	}
 
 	@Override
-	public void lose(Hold hold) {
+	public void confirm() {
+		this.holds.values().forEach((hold) -> hold.uncertain = false);
+	}
+
+	@Override
+	public void lose() {
 		this.doubts.incrementAndGet();
-		hold.lossReason = "lost in the model";
-		this.cohort.retire(hold.node);
+		for (Hold hold : this.holds.values()) {
+			hold.lossReason = "lost in the model";
+			this.cohort.retire(hold.node);
+		}
 	}
 
 	@Override
