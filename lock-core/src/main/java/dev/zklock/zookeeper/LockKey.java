@@ -40,15 +40,23 @@ import org.jspecify.annotations.Nullable;
  * leads a new turn, so a lost holder that never leaves keeps no thread of this process
  * waiting longer than one of another process.
  * <p>
- * Invariants, kept by every event under {@link #lock}:
+ * Invariants, kept by every event under {@link #lock}, each with the one guard it rests
+ * on:
  * <ul>
  * <li>{@link #holds} maps a thread only to a hold that has begun, has not ended, and that
- * its thread has not left: so a re-entry never enters an ended hold;</li>
+ * its thread has not left: so a re-entry never enters an ended hold ({@code forget},
+ * called by the event that ends the thread's last own acquisition; {@code begin} maps
+ * only a hold not declared lost);</li>
  * <li>a hold's {@code acquisitions >= delayedExits >= 0}, and {@code acquisitions} is
- * {@code 0} exactly when the hold ended, which happens once;</li>
+ * {@code 0} exactly when the hold ended, which happens once
+ * ({@code requireThreadAcquisition} and {@code exitDelayed}'s check);</li>
  * <li>a cohort's {@code holders} counts the holds of its node that have not been given
- * back, and an exclusive cohort's node has at most one;</li>
- * <li>a cohort with waiters has a node that takes no more holders, or a leader.</li>
+ * back, and an exclusive cohort's node has at most one ({@code acceptsHolder});</li>
+ * <li>a node whose hold may have been lost passes to no other holder ({@code leave}
+ * retires it; the taker's check of the doubt count in {@link LockKeyDriver} would refuse
+ * it too, one wasted turn later);</li>
+ * <li>a cohort with waiters has a node that takes no more holders, or a leader (every
+ * event that changes the node, its bounds or its leader ends with {@code passOn}).</li>
  * </ul>
  */
 final class LockKey {

@@ -413,8 +413,9 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @throws IllegalStateException if ZooKeeper cannot be read
 	 */
 	public List<QueuedLockNode> queueOf(String key) {
+		LockQueue queue = lockQueue(key);
 		try {
-			return lockQueue(key).nodes();
+			return queue.nodes();
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(

@@ -80,6 +80,41 @@ class LockCohortTests {
 		assertThat(this.lockKey.await(third, System.nanoTime())).isEqualTo(new LockKey.Turn(exclusiveNode, 2, 3));
 	}
 
+	/**
+	 * A hold whose lock may have been lost (a doubt, a loss) passes its node to nobody:
+	 * the release retires it, and the waiter leads a new turn. The waiter's own check of
+	 * the doubt count would also refuse the node; this is the release's guard, which
+	 * spares the waiter a turn it would give up.
+	 */
+	@Test
+	void releaseOfAHoldThatMayHaveBeenLostPassesItsNodeToNobody() throws Exception {
+		LockNode exclusiveNode = new LockNode("/locks/doc/_c_1-lock-0000000000", LockNodeKind.EXCLUSIVE, 1, 1);
+		assertThat(exclusiveTurn()).isEqualTo(LockKey.Turn.LEAD);
+		LockKey.Hold hold = new LockKey.Hold(this.lockKey, exclusiveNode, 0, Thread.currentThread());
+		assertThat(this.lockKey.begin(hold, true, 3)).isTrue();
+		LockKey.Waiter waiter = this.lockKey.arrive(LockNodeKind.EXCLUSIVE);
+		assertThat(this.lockKey.exit(hold)).isEqualTo(LockKey.Change.ENDED);
+		assertThat(this.lockKey.giveBack(hold, false, 4)).as("released to ZooKeeper").isEqualTo(exclusiveNode);
+		assertThat(this.lockKey.await(waiter, System.nanoTime())).isEqualTo(LockKey.Turn.LEAD);
+	}
+
+	/**
+	 * A loss declared after the acquisition found its node held but before the hold
+	 * began: the hold does not begin, and its node never joins the cohort. {@code begin}
+	 * is the only guard between that check and the hold (a waiter's own check of the
+	 * doubt count would refuse the node later, but the acquisition would have returned a
+	 * lost lock).
+	 */
+	@Test
+	void holdLostBeforeItBeginsDoesNotBegin() throws Exception {
+		LockNode exclusiveNode = new LockNode("/locks/doc/_c_1-lock-0000000000", LockNodeKind.EXCLUSIVE, 1, 1);
+		assertThat(exclusiveTurn()).isEqualTo(LockKey.Turn.LEAD);
+		LockKey.Hold hold = new LockKey.Hold(this.lockKey, exclusiveNode, 0, Thread.currentThread());
+		assertThat(hold.markLost("the session ended")).isTrue();
+		assertThat(this.lockKey.begin(hold, true, 3)).isFalse();
+		assertThat(this.lockKey.reenter(LockNodeKind.EXCLUSIVE, Thread.currentThread())).isNull();
+	}
+
 	private LockKey.Turn exclusiveTurn() throws InterruptedException {
 		return this.lockKey.await(this.lockKey.arrive(LockNodeKind.EXCLUSIVE), System.nanoTime());
 	}
