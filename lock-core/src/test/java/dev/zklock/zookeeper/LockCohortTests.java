@@ -1,7 +1,13 @@
 package dev.zklock.zookeeper;
 
+import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -113,6 +119,56 @@ class LockCohortTests {
 		assertThat(hold.markLost("the session ended")).isTrue();
 		assertThat(this.lockKey.begin(hold, true, 3)).isFalse();
 		assertThat(this.lockKey.reenter(LockNodeKind.EXCLUSIVE, Thread.currentThread())).isNull();
+	}
+
+	/**
+	 * A waiter interrupted just before its turn came keeps the turn, with its interrupt
+	 * flag set: the interrupt wakes it, and while it waits for the key's lock to leave
+	 * its wait, the releasing thread gives it the node. Dropping the turn would leave the
+	 * node counted as held by a thread that never holds it. The test holds the key's lock
+	 * (through reflection: no event holds it while another thread runs) across the
+	 * interrupt and the release, which forces that order.
+	 */
+	@Test
+	void waiterInterruptedJustBeforeItsTurnCameKeepsTheTurn() throws Exception {
+		LockNode exclusiveNode = new LockNode("/locks/doc/_c_1-lock-0000000000", LockNodeKind.EXCLUSIVE, 1, 1);
+		assertThat(exclusiveTurn()).isEqualTo(LockKey.Turn.LEAD);
+		LockKey.Hold hold = new LockKey.Hold(this.lockKey, exclusiveNode, 0, Thread.currentThread());
+		assertThat(this.lockKey.begin(hold, true, 3)).isTrue();
+		CompletableFuture<LockKey.Turn> turn = new CompletableFuture<>();
+		AtomicBoolean interruptedAfterTurn = new AtomicBoolean();
+		Thread waiter = new Thread(() -> {
+			try {
+				turn.complete(this.lockKey.await(this.lockKey.arrive(LockNodeKind.EXCLUSIVE),
+						System.nanoTime() + Duration.ofMinutes(1).toNanos()));
+				interruptedAfterTurn.set(Thread.currentThread().isInterrupted());
+			}
+			catch (Throwable ex) {
+				turn.completeExceptionally(ex);
+			}
+		});
+		waiter.start();
+		Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
+		ReentrantLock keyLock = keyLock();
+		keyLock.lock();
+		try {
+			waiter.interrupt();
+			Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> keyLock.hasQueuedThread(waiter));
+			assertThat(this.lockKey.exit(hold)).isEqualTo(LockKey.Change.ENDED);
+			assertThat(this.lockKey.giveBack(hold, true, 3)).as("passed on").isNull();
+		}
+		finally {
+			keyLock.unlock();
+		}
+		assertThat(turn.get(1, TimeUnit.MINUTES)).isEqualTo(new LockKey.Turn(exclusiveNode, 1, 3));
+		waiter.join();
+		assertThat(interruptedAfterTurn).isTrue();
+	}
+
+	private ReentrantLock keyLock() throws ReflectiveOperationException {
+		Field lock = LockKey.class.getDeclaredField("lock");
+		lock.setAccessible(true);
+		return (ReentrantLock) lock.get(this.lockKey);
 	}
 
 	private LockKey.Turn exclusiveTurn() throws InterruptedException {
