@@ -30,17 +30,17 @@ import org.slf4j.LoggerFactory;
  * Acquires and releases ZooKeeper locks by key: one queue of lock nodes per key under a
  * root path, through Curator.
  * <p>
- * Each acquisition follows one path: it re-enters its thread's hold of the key if it has
- * one, or else takes a turn in the key's {@link LockKey} state (to hold a node passed on
- * by another thread of this process with no ZooKeeper round trip, within the bounds of
- * the {@link HandOffPolicy}, or to lead, that is to queue a node in ZooKeeper through the
- * key's {@link LockQueue}), and the hold begins once its node is found held in the
- * client's current session. A release ends the hold in the key's state and passes the
- * node on or deletes it. The key's state is shared by every thread that holds or waits
- * for the key, which makes the lock reentrant per thread, and dropped when no thread
- * does, which keeps memory bounded by the number of keys in use. Each key is one node
- * directly under the root path (see {@link LockRoot}); the key node is a container node
- * that ZooKeeper removes once it is empty.
+ * Each acquisition follows one path, which the {@link LockKeyDriver} drives: it re-enters
+ * its thread's hold of the key if it has one, or else takes a turn in the key's
+ * {@link LockKey} state (to hold a node passed on by another thread of this process with
+ * no ZooKeeper round trip, within the bounds of the {@link HandOffPolicy}, or to lead,
+ * that is to queue a node in ZooKeeper through the key's {@link LockQueue}), and the hold
+ * begins once its node is found held in the client's current session. A release ends the
+ * hold in the key's state and passes the node on or deletes it. The key's state is shared
+ * by every thread that holds or waits for the key, which makes the lock reentrant per
+ * thread, and dropped when no thread does, which keeps memory bounded by the number of
+ * keys in use. Each key is one node directly under the root path (see {@link LockRoot});
+ * the key node is a container node that ZooKeeper removes once it is empty.
  * <p>
  * An acquisition completes only when the lock node belongs to the client's current
  * session. A hold stays valid while that session provably lasts: what happens when the
