@@ -27,6 +27,7 @@ import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.AcquiredLock;
 import dev.zklock.zookeeper.LockActivity;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
+import org.awaitility.Awaitility;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -182,6 +183,10 @@ class GuideSamplesTests {
 					.withCauseInstanceOf(LockTimeoutException.class);
 				nightly.release();
 				quote.release();
+				// a release sends its deletion without waiting for ZooKeeper's reply
+				Awaitility.await()
+					.atMost(Duration.ofMinutes(1))
+					.until(() -> otherInstance.queueOf("nightly").isEmpty());
 				quotes.nightlyUnlessRunning();
 				assertThat(quotes.nightlyRuns()).isOne();
 			});
