@@ -31,7 +31,9 @@ import static org.awaitility.Awaitility.await;
  * "Mutation testing"): each test plants the interleaving that the guard is for, on a real
  * ZooKeeper server, and fails when the guard is removed. Where two events must reach a
  * waiting thread before it runs again, the test takes them while it holds the key's own
- * lock, so the waiting thread sees both or neither. The registry's lost-lock policy makes
+ * lock, so the waiting thread sees both or neither (an interrupted waiter is let wake
+ * first, until it waits for that lock: one still parked when its turn comes takes the
+ * turn and keeps the interrupt without seeing it). The registry's lost-lock policy makes
  * a doubt uncertain rather than lost, so that a doubted node can be confirmed.
  */
 class LockKeyGuardTests {
@@ -84,6 +86,7 @@ class LockKeyGuardTests {
 		awaitWaiting(successorThread);
 		whileKeyStateLocked(() -> {
 			successorThread.get().interrupt();
+			await().atMost(LONG_WAIT).until(() -> successorThread.get().getState() == Thread.State.WAITING);
 			long checkedAt = this.detector.doubts();
 			assertThat(this.detector.isHeld(first)).isTrue();
 			assertThat(this.lockKey.exit(first)).isEqualTo(LockKey.Change.ENDED);
