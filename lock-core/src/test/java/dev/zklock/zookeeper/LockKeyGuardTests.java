@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -172,6 +173,36 @@ class LockKeyGuardTests {
 			assertThat(taken.lossReason()).isNull();
 			assertThat(taken.node()).isNotEqualTo(lost.get().node());
 			assertThat(taken.fencingToken()).isGreaterThan(lost.get().fencingToken());
+		}
+		finally {
+			otherProcess.close();
+		}
+	}
+
+	/**
+	 * A leader whose wait time ran out in ZooKeeper's queue hands the lead to the thread
+	 * of this process that waits behind it, which takes the lock once it is free.
+	 */
+	@Test
+	void leaderThatTimedOutLeavesTheLeadToTheNextThread() throws Exception {
+		ZooKeeperLockRegistry otherProcess = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
+		try {
+			AcquiredLock other = otherProcess.acquire("k", LONG_WAIT);
+			Future<AcquiredLock> leader = this.threads.submit(() -> this.registry.acquire("k", Duration.ofSeconds(5)));
+			await().atMost(LONG_WAIT).until(() -> ContainerNodes.childrenOf(this.client, "/locks/k").size() == 2);
+			AtomicReference<Thread> nextThread = new AtomicReference<>();
+			Future<AcquiredLock> next = this.threads.submit(() -> {
+				nextThread.set(Thread.currentThread());
+				return this.registry.acquire("k", LONG_WAIT);
+			});
+			awaitWaiting(nextThread);
+			assertThatExceptionOfType(ExecutionException.class)
+				.isThrownBy(() -> leader.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS))
+				.withCauseInstanceOf(LockTimeoutException.class);
+			other.release();
+			AcquiredLock taken = next.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+			assertThat(taken.fencingToken()).isGreaterThan(other.fencingToken());
+			taken.release();
 		}
 		finally {
 			otherProcess.close();
