@@ -210,8 +210,9 @@ class LockKeyGuardTests {
 	}
 
 	private LockKey.Hold take() throws Exception {
-		return this.registry.take(this.lockKey, LockNodeKind.EXCLUSIVE, LONG_WAIT,
-				System.nanoTime() + LONG_WAIT.toNanos(), Thread.currentThread());
+		return this.registry.driver()
+			.take(this.lockKey, LockNodeKind.EXCLUSIVE, LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(),
+					Thread.currentThread());
 	}
 
 	/** Waits until a thread waits for its turn in the key's state. */
