@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  */
 public class UnknownPropertiesException extends IllegalStateException {
 
+	/** The unknown properties, in the order of their property sources. */
 	private final List<UnknownProperty> properties;
 
 	UnknownPropertiesException(List<UnknownProperty> properties) {
