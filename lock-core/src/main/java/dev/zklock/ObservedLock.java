@@ -112,7 +112,7 @@ final class ObservedLock {
 		boolean lost = this.raiseLoss && this.lock.isLost();
 		Duration holdFor = this.request.holdAtLeast().minusNanos(System.nanoTime() - this.acquiredAt);
 		if (holdFor.compareTo(Duration.ZERO) > 0) {
-			CompletionStage<Void> released = this.lock.releaseAfter(holdFor);
+			CompletionStage<@Nullable Void> released = this.lock.releaseAfter(holdFor);
 			if (!this.hold.isNoop()) {
 				released.thenRun(this::endHold);
 			}

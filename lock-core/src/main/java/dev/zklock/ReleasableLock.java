@@ -40,6 +40,6 @@ public interface ReleasableLock extends LockHandle {
 	 * @throws IllegalArgumentException if the delay is {@code null} or negative; the
 	 * acquisition is then still held, to be released again
 	 */
-	CompletionStage<Void> releaseAfter(Duration delay);
+	CompletionStage<@Nullable Void> releaseAfter(Duration delay);
 
 }

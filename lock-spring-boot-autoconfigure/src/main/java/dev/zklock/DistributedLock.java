@@ -27,6 +27,14 @@ import org.springframework.aot.hint.annotation.Reflective;
  * with its value or completion) or is cancelled; this needs Reactor on the class path.
  * Other asynchronous return types ({@code Future}, publishers of types no adapter makes)
  * fail start-up, since their lock would be released before their result completes.
+ * <p>
+ * A Kotlin {@code suspend} function (with kotlinx-coroutines-reactor and kotlin-reflect
+ * on the class path, as Spring's proxies need them to call one) waits for its lock
+ * without blocking the caller's thread and keeps it across every suspension point and
+ * thread switch until it returns or throws; cancelling the calling coroutine releases it.
+ * Its lock belongs to the call, not a thread: a nested locked call of the same key is a
+ * new acquisition that waits for it. The function finds its lock with
+ * {@code ReactiveLockContext.currentLock().awaitSingle()}.
  *
  * <pre class="code">
  * &#64;DistributedLock(key = "'order:' + #orderId", waitTime = "3s")

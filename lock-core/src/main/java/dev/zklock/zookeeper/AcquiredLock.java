@@ -102,7 +102,7 @@ public final class AcquiredLock implements ReleasableLock {
 	 * acquisition is then still held, to be released again
 	 */
 	@Override
-	public CompletionStage<Void> releaseAfter(Duration delay) {
+	public CompletionStage<@Nullable Void> releaseAfter(Duration delay) {
 		if (delay == null) {
 			throw new IllegalArgumentException("'delay' must not be null");
 		}
@@ -133,7 +133,7 @@ public final class AcquiredLock implements ReleasableLock {
 		 * Releases one acquisition of a hold after a delay; the stage completes once the
 		 * release is done.
 		 */
-		CompletableFuture<Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay);
+		CompletableFuture<@Nullable Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay);
 
 	}
 

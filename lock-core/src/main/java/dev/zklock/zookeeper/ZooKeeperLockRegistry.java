@@ -87,7 +87,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 		}
 
 		@Override
-		public CompletableFuture<Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay) {
+		public CompletableFuture<@Nullable Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay) {
 			return ZooKeeperLockRegistry.this.releaseAfter(lockKey, hold, delay);
 		}
 
@@ -527,9 +527,9 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * once the release is done. A thread whose last acquisition of its hold this is
 	 * leaves the hold now: its later acquisitions of the key queue like any other's.
 	 */
-	private CompletableFuture<Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay) {
+	private CompletableFuture<@Nullable Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay) {
 		this.driver.delayRelease(lockKey, hold);
-		CompletableFuture<Void> released = new CompletableFuture<>();
+		CompletableFuture<@Nullable Void> released = new CompletableFuture<>();
 		try {
 			this.scheduler.schedule(() -> {
 				try {

@@ -98,7 +98,7 @@ class LockTemplateExtensionsTests {
 		val second = template()
 		assertThatExceptionOfType(TimeoutCancellationException::class.java).isThrownBy {
 			runBlocking {
-				withTimeout(300) { second.withLock("order:4", Duration.ofSeconds(60)) { "never" } }
+				withTimeout(300) { second.withLock<String>("order:4", Duration.ofSeconds(60)) { "never" } }
 			}
 		}
 		release.complete(Unit)
@@ -112,7 +112,7 @@ class LockTemplateExtensionsTests {
 		assertThatExceptionOfType(dev.zklock.LockTimeoutException::class.java).isThrownBy {
 			runBlocking {
 				lockTemplate.withLock("order:5", Duration.ofSeconds(5)) {
-					lockTemplate.withLock("order:5", Duration.ofMillis(200)) { "nested" }
+					lockTemplate.withLock<String>("order:5", Duration.ofMillis(200)) { "nested" }
 				}
 			}
 		}

@@ -52,7 +52,8 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 		if (keys.size() > 1 && (spec.result().kind() != LockedResult.Kind.VALUE || !spec.holdAtLeast().isZero()
 				|| spec.type() == LockType.SEMAPHORE)) {
 			throw new IllegalArgumentException(spec.describe() + " evaluated to several keys, which cannot be "
-					+ "locked as a semaphore, for an asynchronous result, or with a minimum hold time");
+					+ "locked as a semaphore, for an asynchronous result or a suspend function, or with a minimum hold "
+					+ "time");
 		}
 		LockRequest request = new LockRequest(keys.get(0), spec.type(), spec.permits(), waitTime, spec.holdAtLeast(),
 				spec.name());
@@ -64,7 +65,10 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 					return proceed(invocation);
 				});
 			}
-			if (spec.result().kind() == LockedResult.Kind.REACTIVE) {
+			if (spec.result().kind() == LockedResult.Kind.REACTIVE
+					|| spec.result().kind() == LockedResult.Kind.SUSPENDING) {
+				// A suspend function's call is a Mono of its result to Spring's proxy,
+				// which awaits it
 				return ReactiveLocking.lock(spec.result().reactiveAdapter(), template, request, invocation,
 						spec.onFailure());
 			}

@@ -1,6 +1,5 @@
 package dev.zklock.interceptor;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,7 +17,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.core.KotlinDetector;
+import org.springframework.core.MethodParameter;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
@@ -94,7 +96,7 @@ sealed interface LockFailureResponse {
 			return switch (this.result.kind()) {
 				case VALUE -> throw failure;
 				case COMPLETION_STAGE -> CompletableFuture.failedFuture(failure);
-				case REACTIVE -> ReactiveLocking.error(this.result.reactiveAdapter(), failure);
+				case REACTIVE, SUSPENDING -> ReactiveLocking.error(this.result.reactiveAdapter(), failure);
 			};
 		}
 
@@ -102,10 +104,10 @@ sealed interface LockFailureResponse {
 
 	/**
 	 * Returns nothing: {@code null}, an empty {@code Optional}, or an asynchronous result
-	 * completed with nothing. Each skipped call is logged in one line: at debug level
-	 * when another holder kept the lock, which is what skipping is for, and as a warning
-	 * when the lock could not be had for another reason (ZooKeeper unreachable, say),
-	 * which would otherwise skip every call in silence.
+	 * completed with nothing ({@code null} from a suspend function). Each skipped call is
+	 * logged in one line: at debug level when another holder kept the lock, which is what
+	 * skipping is for, and as a warning when the lock could not be had for another reason
+	 * (ZooKeeper unreachable, say), which would otherwise skip every call in silence.
 	 *
 	 * @param result what the method returns
 	 * @param value what a skipped call of a method returning a plain value returns
@@ -113,6 +115,19 @@ sealed interface LockFailureResponse {
 	record Skip(LockedResult result, @Nullable Object value) implements LockFailureResponse {
 
 		static Skip of(Method method, LockedResult result) {
+			if (result.kind() == LockedResult.Kind.SUSPENDING) {
+				MethodParameter returned = new MethodParameter(method, -1);
+				if (returned.getParameterType() != void.class && !returned.isOptional()) {
+					throw invalid(method, "onFailure",
+							"cannot skip on failure: it is a suspend function whose result, a "
+									+ returned.getParameterType().getName()
+									+ ", is not nullable, and a skipped call returns null; declare the result "
+									+ "nullable or use a fallback",
+							"Declare the result nullable (String? rather than String), or name a fallback method "
+									+ "instead of onFailure = SKIP.");
+				}
+				return new Skip(result, null);
+			}
 			Class<?> returnType = method.getReturnType();
 			if (returnType.isPrimitive() && returnType != void.class) {
 				throw invalid(method, "onFailure",
@@ -148,7 +163,7 @@ sealed interface LockFailureResponse {
 			return switch (this.result.kind()) {
 				case VALUE -> this.value;
 				case COMPLETION_STAGE -> CompletableFuture.completedFuture(null);
-				case REACTIVE -> ReactiveLocking.empty(this.result.reactiveAdapter());
+				case REACTIVE, SUSPENDING -> ReactiveLocking.empty(this.result.reactiveAdapter());
 			};
 		}
 
@@ -156,7 +171,9 @@ sealed interface LockFailureResponse {
 
 	/**
 	 * Calls a method of the same bean with the call's arguments, and the lock exception
-	 * when the method takes it.
+	 * when the method takes it. The fallback of a Kotlin suspend function is a suspend
+	 * function, which takes the lock exception before its continuation and is called as
+	 * Spring's proxies call one, as a {@code Mono} of its result.
 	 *
 	 * @param method the fallback method, accessible
 	 * @param takesFailure whether the method takes the lock exception last
@@ -164,20 +181,24 @@ sealed interface LockFailureResponse {
 	record Fallback(Method method, boolean takesFailure) implements LockFailureResponse {
 
 		static Fallback of(String name, Method annotated) {
-			Class<?>[] parameters = annotated.getParameterTypes();
+			boolean suspending = KotlinDetector.isSuspendingFunction(annotated);
+			Class<?>[] parameters = valueParameterTypes(annotated);
 			Class<?> targetClass = annotated.getDeclaringClass();
+			String fix = "Declare the fallback method in the annotated method's class, with its parameters (optionally "
+					+ "followed by a LockException) and its return type" + (suspending ? ", as a suspend function" : "")
+					+ ", or correct the name.";
 			for (Method candidate : ReflectionUtils.getUniqueDeclaredMethods(targetClass)) {
-				if (candidate.getName().equals(name) && takesArgumentsOf(candidate, parameters)) {
+				if (candidate.getName().equals(name) && KotlinDetector.isSuspendingFunction(candidate) == suspending
+						&& takesArgumentsOf(valueParameterTypes(candidate), parameters)) {
 					if (!returnsWhatIsExpected(candidate, annotated)) {
 						throw invalid(annotated, "fallback",
 								"names fallback " + LockSpecSource.describe(candidate) + ", which returns "
-										+ candidate.getReturnType().getName() + " where "
-										+ annotated.getReturnType().getName() + " is expected",
-								"Declare the fallback method in the annotated method's class, with its parameters (optionally "
-										+ "followed by a LockException) and its return type, or correct the name.");
+										+ resultType(candidate).getName() + " where " + resultType(annotated).getName()
+										+ " is expected",
+								fix);
 					}
 					ReflectionUtils.makeAccessible(candidate);
-					return new Fallback(candidate, candidate.getParameterCount() > parameters.length);
+					return new Fallback(candidate, valueParameterTypes(candidate).length > parameters.length);
 				}
 			}
 			String expected = Arrays.stream(parameters)
@@ -185,15 +206,31 @@ sealed interface LockFailureResponse {
 				.reduce((a, b) -> a + ", " + b)
 				.orElse("");
 			throw invalid(annotated, "fallback",
-					"names fallback '" + name + "', but " + targetClass.getName() + " has no method " + name + "("
-							+ expected + ") or " + name + "(" + expected + (expected.isEmpty() ? "" : ", ")
-							+ "LockException)",
-					"Declare the fallback method in the annotated method's class, with its parameters (optionally "
-							+ "followed by a LockException) and its return type, or correct the name.");
+					"names fallback '" + name + "', but " + targetClass.getName() + " has no "
+							+ (suspending ? "suspend function " : "method ") + name + "(" + expected + ") or " + name
+							+ "(" + expected + (expected.isEmpty() ? "" : ", ") + "LockException)",
+					fix);
 		}
 
-		private static boolean takesArgumentsOf(Method candidate, Class<?>[] parameters) {
-			Class<?>[] candidateParameters = candidate.getParameterTypes();
+		/**
+		 * The types of the parameters a caller passes: a suspend function's without its
+		 * continuation.
+		 */
+		private static Class<?>[] valueParameterTypes(Method method) {
+			Class<?>[] parameters = method.getParameterTypes();
+			return KotlinDetector.isSuspendingFunction(method) ? Arrays.copyOf(parameters, parameters.length - 1)
+					: parameters;
+		}
+
+		/**
+		 * What a method returns to its caller: a suspend function's result type
+		 * ({@code void} for {@code Unit}), not the {@code Object} of its Java signature.
+		 */
+		private static Class<?> resultType(Method method) {
+			return new MethodParameter(method, -1).getParameterType();
+		}
+
+		private static boolean takesArgumentsOf(Class<?>[] candidateParameters, Class<?>[] parameters) {
 			if (candidateParameters.length == parameters.length) {
 				return Arrays.equals(candidateParameters, parameters);
 			}
@@ -203,25 +240,31 @@ sealed interface LockFailureResponse {
 		}
 
 		private static boolean returnsWhatIsExpected(Method candidate, Method annotated) {
-			if (annotated.getReturnType() == void.class) {
-				return candidate.getReturnType() == void.class;
+			if (resultType(annotated) == void.class) {
+				return resultType(candidate) == void.class;
 			}
-			return ClassUtils.isAssignable(annotated.getReturnType(), candidate.getReturnType());
+			return ClassUtils.isAssignable(resultType(annotated), resultType(candidate));
 		}
 
+		/**
+		 * Calls the fallback; a suspend function's as Spring's proxies call the target,
+		 * which returns a {@code Mono} of its result, started in the context of the
+		 * caller's continuation.
+		 */
 		@Override
 		public @Nullable Object respond(LockException failure, MethodInvocation invocation) throws Throwable {
 			Object[] arguments = invocation.getArguments();
 			if (this.takesFailure) {
-				arguments = Arrays.copyOf(arguments, arguments.length + 1);
-				arguments[arguments.length - 1] = failure;
+				// Before a suspend function's continuation, which stays last
+				int position = KotlinDetector.isSuspendingFunction(this.method) ? arguments.length - 1
+						: arguments.length;
+				Object[] withFailure = new Object[arguments.length + 1];
+				System.arraycopy(arguments, 0, withFailure, 0, position);
+				withFailure[position] = failure;
+				System.arraycopy(arguments, position, withFailure, position + 1, arguments.length - position);
+				arguments = withFailure;
 			}
-			try {
-				return this.method.invoke(invocation.getThis(), arguments);
-			}
-			catch (InvocationTargetException ex) {
-				throw ex.getTargetException();
-			}
+			return AopUtils.invokeJoinpointUsingReflection(invocation.getThis(), this.method, arguments);
 		}
 
 	}
@@ -248,22 +291,33 @@ sealed interface LockFailureResponse {
 			return new Handler(beanName, beanFactory);
 		}
 
+		/**
+		 * Asks the handler. A suspend function's handler gets the arguments without the
+		 * continuation and returns the function's result, which the call returns as a
+		 * {@code Mono} for Spring's proxy to await.
+		 */
 		@Override
 		public @Nullable Object respond(LockException failure, MethodInvocation invocation) throws Throwable {
 			Method method = invocation.getMethod();
+			boolean suspending = KotlinDetector.isSuspendingFunction(method);
+			Object[] arguments = invocation.getArguments();
 			Object result = this.beanFactory.getBean(this.beanName, LockFailureHandler.class)
-				.handleFailure(failure, method, invocation.getArguments());
-			Class<?> returnType = method.getReturnType();
+				.handleFailure(failure, method,
+						suspending ? Arrays.copyOf(arguments, arguments.length - 1) : arguments);
+			MethodParameter returned = new MethodParameter(method, -1);
+			Class<?> returnType = returned.getParameterType();
 			if (returnType == void.class) {
-				return null;
+				return suspending ? ReactiveLocking.valueOf(null) : null;
 			}
-			if ((result == null && returnType.isPrimitive())
+			boolean nullable = suspending ? returned.isOptional() : !returnType.isPrimitive();
+			if ((result == null && !nullable)
 					|| (result != null && !ClassUtils.isAssignableValue(returnType, result))) {
 				throw new IllegalStateException("LockFailureHandler '" + this.beanName + "' returned "
 						+ ((result != null) ? "a " + result.getClass().getName() : "null") + " for "
-						+ LockSpecSource.describe(method) + ", which returns " + returnType.getName());
+						+ LockSpecSource.describe(method) + ", which returns "
+						+ (suspending && !nullable ? "a non-null " : "") + returnType.getName());
 			}
-			return result;
+			return suspending ? ReactiveLocking.valueOf(result) : result;
 		}
 
 	}

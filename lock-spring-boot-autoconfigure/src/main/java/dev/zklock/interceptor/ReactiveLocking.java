@@ -32,8 +32,20 @@ import org.springframework.core.ReactiveAdapter;
  * single-value type with its value or completion) or is cancelled. The result terminates
  * after the release, with {@link dev.zklock.LockLostException} if the lock was lost
  * meanwhile and the lost-lock policy raises losses. A Reactor publisher of the method
- * finds the lock in its {@code Context} ({@link ReactiveLockContext}). Loaded only for
- * methods with a reactive result, so Reactor stays optional.
+ * finds the lock in its {@code Context} ({@link ReactiveLockContext}).
+ * <p>
+ * Kotlin suspend functions are locked here too, as Spring's own interceptors lock them:
+ * Spring's proxies call a suspend function as a {@code Mono} of its result (the
+ * invocation's {@code proceed()} returns it, and its coroutine starts in the caller's
+ * coroutine context when it is subscribed to) and await what the interceptors return in
+ * the caller's coroutine. The wait for the lock therefore blocks a thread of
+ * {@link Schedulers#boundedElastic()}, never the caller's; the lock is held until the
+ * function's coroutine returns or throws, and released when the caller's coroutine is
+ * cancelled (which cancels the subscription). The function's coroutine finds the lock in
+ * its {@code ReactorContext}, under the same key.
+ * <p>
+ * Loaded only for methods with a reactive result or suspend functions, so Reactor stays
+ * optional.
  */
 final class ReactiveLocking {
 
@@ -98,6 +110,14 @@ final class ReactiveLocking {
 	 */
 	static Object empty(ReactiveAdapter adapter) {
 		return adapter.fromPublisher(Mono.empty());
+	}
+
+	/**
+	 * What a suspend function's call returns to Spring's proxy for a value: a
+	 * {@code Mono} of it, empty for {@code null} (and {@code Unit}).
+	 */
+	static Object valueOf(@Nullable Object value) {
+		return Mono.justOrEmpty(value);
 	}
 
 	private static Object proceed(MethodInvocation invocation) {
