@@ -285,7 +285,6 @@ final class LockQueue {
 		}
 		KeeperException.Code result = KeeperException.Code.get(event.getResultCode());
 		if (result == KeeperException.Code.NONODE) {
-			this.root.keyNodeMissing(this.keyPath);
 			return null;
 		}
 		if (result != KeeperException.Code.OK) {

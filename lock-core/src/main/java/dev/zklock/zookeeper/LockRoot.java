@@ -219,7 +219,10 @@ final class LockRoot {
 		}
 	}
 
-	/** Whether a key's node was seen to exist, and not seen missing since. */
+	/**
+	 * Whether a key's node was seen to exist, among the {@value #KNOWN_KEY_NODES} most
+	 * recently used: it may have been reaped since.
+	 */
 	boolean isKeyNodeKnown(String keyPath) {
 		synchronized (this.knownKeyNodes) {
 			return this.knownKeyNodes.get(keyPath) != null;
@@ -230,13 +233,6 @@ final class LockRoot {
 	void keyNodeExists(String keyPath) {
 		synchronized (this.knownKeyNodes) {
 			this.knownKeyNodes.put(keyPath, Boolean.TRUE);
-		}
-	}
-
-	/** Forgets a key's node that was found missing: ZooKeeper reaped it. */
-	void keyNodeMissing(String keyPath) {
-		synchronized (this.knownKeyNodes) {
-			this.knownKeyNodes.remove(keyPath);
 		}
 	}
 
