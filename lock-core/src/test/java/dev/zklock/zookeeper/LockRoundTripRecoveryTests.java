@@ -160,6 +160,25 @@ class LockRoundTripRecoveryTests extends AbstractLockRoundTripTests {
 	}
 
 	@Test
+	void transactionOfANewKeyThatCuratorGaveUpOnLeavesNoNode() throws Exception {
+		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
+		String keyPath = registry.pathOf("given-up");
+		CuratorFramework observer = this.zookeeper.newClient();
+		lockOnce(registry, "warm-up");
+		this.proxy.holdReplies();
+		Future<AcquiredLock> acquisition = this.threads.submit(() -> registry.acquire("given-up", LONG_WAIT));
+		await().until(() -> observer.checkExists().forPath(keyPath) != null
+				&& observer.getChildren().forPath(keyPath).size() == 1);
+		// the client retries once: the transaction sent again is answered with a
+		// connection
+		// loss too, and Curator gives up on it
+		this.proxy.holdRepliesFrom(ReplyHoldingProxy.MULTI);
+		this.proxy.dropConnections();
+		await().until(() -> this.proxy.requests().stream().filter((op) -> op == ReplyHoldingProxy.MULTI).count() == 2);
+		lockNodeAfterReconnecting(acquisition, observer, keyPath);
+	}
+
+	@Test
 	void transactionOfANewKeyAnsweredAfterTheAcquisitionGaveUpLeavesNoNode() throws Exception {
 		ZooKeeperLockRegistry registry = registry(this.proxiedClient);
 		String keyPath = registry.pathOf("late-transaction");
