@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -74,6 +75,8 @@ final class LockQueue {
 
 	private static final Logger logger = LoggerFactory.getLogger(LockQueue.class);
 
+	private static final byte[] NO_DATA = {};
+
 	private final LockRoot root;
 
 	private final CuratorFramework client;
@@ -125,7 +128,7 @@ final class LockQueue {
 					Arrival arrival;
 					if (node == null) {
 						verifyRoot(turnDeadline);
-						arrival = enqueue(kind, holder, pauses, turnDeadline);
+						arrival = enqueue(kind, holder, pauses, lossDetector::currentSessionId, turnDeadline);
 						node = (lossDetector.connectionLosses() != connectionLossesSeen)
 								? arrival.node().withCopiesPossible() : arrival.node();
 						arrival = new Arrival(node, arrival.firstLook(), arrival.checkedAt());
@@ -220,14 +223,20 @@ final class LockQueue {
 	 * nor do its fencing token and owner session, as its stat comes with the create's
 	 * reply (unless Curator had to find the node again after a connection loss).
 	 * <p>
-	 * A missing key node (the key's first lock, or a reaped empty container) is created,
-	 * and the node with it, in one more round trip; Curator's own
-	 * {@code creatingParentContainersIfNeeded} on the lock node would create it on
-	 * Curator's single background thread, one key at a time for the whole process. A node
-	 * created after the caller gave up is deleted in the background.
+	 * A key whose node the root does not know to exist (its first lock, or one reaped
+	 * since) gets its node and the lock node in one transaction, in the same one round
+	 * trip; a key node that the root believed to exist and was reaped meanwhile is
+	 * created so in one more round trip, as is the root's node if it is missing.
+	 * Curator's own {@code creatingParentContainersIfNeeded} on the lock node would
+	 * create it on Curator's single background thread, one key at a time for the whole
+	 * process. A node created after the caller gave up is deleted in the background.
 	 */
-	Arrival enqueue(LockNodeKind kind, HolderIdentity holder, LongSupplier pauses, long deadline) throws Exception {
-		Arrival arrival = tryEnqueue(kind, holder, pauses, deadline);
+	Arrival enqueue(LockNodeKind kind, HolderIdentity holder, LongSupplier pauses, LongSupplier sessions, long deadline)
+			throws Exception {
+		Arrival arrival = this.root.isKeyNodeKnown(this.keyPath) ? tryEnqueue(kind, holder, pauses, deadline) : null;
+		if (arrival == null) {
+			arrival = tryEnqueueWithKeyNode(kind, holder, pauses, sessions, deadline);
+		}
 		boolean keyNodeCreated = false;
 		while (arrival == null) {
 			if (keyNodeCreated && System.nanoTime() - deadline >= 0) {
@@ -246,7 +255,7 @@ final class LockQueue {
 			.creatingParentContainersIfNeeded()
 			.withMode(CreateMode.CONTAINER)
 			.inBackground((client, event) -> created.complete(event))
-			.forPath(this.keyPath);
+			.forPath(this.keyPath, NO_DATA);
 		KeeperException.Code result = KeeperException.Code.get(this.root.awaitReply(created, deadline).getResultCode());
 		// NODEEXISTS: created by another thread or process meanwhile
 		if (result != KeeperException.Code.OK && result != KeeperException.Code.NODEEXISTS) {
@@ -281,37 +290,114 @@ final class LockQueue {
 		if (result != KeeperException.Code.OK) {
 			throw KeeperException.create(result, event.getPath());
 		}
+		this.root.keyNodeExists(this.keyPath);
 		boolean foundAgain = event.getStat() == null;
-		Stat stat = foundAgain ? statOfFoundAgain(event, deadline) : event.getStat();
+		Stat stat = foundAgain ? statOfFoundAgain(event.getName(), deadline) : event.getStat();
+		return arrival(event.getName(), kind, stat.getCzxid(), stat.getEphemeralOwner(), foundAgain, firstLook,
+				checkedAt);
+	}
+
+	/**
+	 * Creates the key's node and a node at the end of its queue in one transaction, one
+	 * write to ZooKeeper's log, and sends a read of the queue right behind it; returns
+	 * {@code null} if the root's node is missing. If the key's node exists, the
+	 * transaction creates nothing, and the node is queued in it one round trip later.
+	 * <p>
+	 * The lock node is named with a protection id, as Curator's protected creates are,
+	 * for one reason: Curator sends a transaction again after a connection loss, and when
+	 * an earlier sending created the nodes, a later one fails, as the key's node exists.
+	 * The earlier sending's lock node is then found by the id and deleted. No later
+	 * sending can create a second lock node, as it creates the key's node too. A
+	 * transaction's reply names the lock node but carries no stat of it: its creation
+	 * zxid is the transaction's, which the stat of the transaction's write of the key's
+	 * node carries, and its session is the one that the client had before and after the
+	 * transaction, or else is read from its stat.
+	 */
+	private @Nullable Arrival tryEnqueueWithKeyNode(LockNodeKind kind, HolderIdentity holder, LongSupplier pauses,
+			LongSupplier sessions, long deadline) throws Exception {
+		String protectedId = UUID.randomUUID().toString();
+		String nodePath = ProtectedUtils.toProtectedZNodePath(ZKPaths.makePath(this.keyPath, kind.namePrefix()),
+				protectedId);
+		long checkedAt = pauses.getAsLong();
+		long session = sessions.getAsLong();
+		CompletableFuture<CuratorEvent> committed = new CompletableFuture<>();
+		this.client.transaction()
+			.inBackground((client, event) -> committed.complete(event))
+			.forOperations(
+					this.client.transactionOp().create().withMode(CreateMode.CONTAINER).forPath(this.keyPath, NO_DATA),
+					this.client.transactionOp()
+						.create()
+						.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+						.forPath(nodePath, holder.toBytes()),
+					this.client.transactionOp().setData().forPath(this.keyPath, NO_DATA));
+		Read firstLook;
+		CuratorEvent event;
 		try {
-			// deleted in the background if its zxid fits no fencing token
-			return new Arrival(
-					new LockNode(event.getName(), kind, stat.getCzxid(), stat.getEphemeralOwner(), foundAgain),
-					firstLook, checkedAt);
+			firstLook = read(kind.waitsForAnyDeparture());
+			event = this.root.awaitReply(committed, deadline);
+		}
+		catch (Exception ex) {
+			committed.thenAccept((late) -> deleteProtected(protectedId, null));
+			throw ex;
+		}
+		KeeperException.Code result = KeeperException.Code.get(event.getResultCode());
+		if (result == KeeperException.Code.NODEEXISTS) {
+			this.root.keyNodeExists(this.keyPath);
+			Arrival arrival = tryEnqueue(kind, holder, pauses, deadline);
+			// sent after this reply, the first look shows a node of an earlier sending
+			deleteProtected(protectedId, (arrival != null) ? arrival.firstLook().reply : null);
+			return arrival;
+		}
+		if (result == KeeperException.Code.NONODE) {
+			return null;
+		}
+		if (result != KeeperException.Code.OK) {
+			deleteProtected(protectedId, null);
+			throw KeeperException.create(result, nodePath);
+		}
+		this.root.keyNodeExists(this.keyPath);
+		String created = event.getOpResults().get(1).getResultPath();
+		boolean sameSession = session != 0 && sessions.getAsLong() == session;
+		if (!sameSession) {
+			Stat stat = statOfFoundAgain(created, deadline);
+			return arrival(created, kind, stat.getCzxid(), stat.getEphemeralOwner(), true, firstLook, checkedAt);
+		}
+		long czxid = event.getOpResults().get(2).getResultStat().getMzxid();
+		return arrival(created, kind, czxid, session, false, firstLook, checkedAt);
+	}
+
+	/**
+	 * A node just created, with its first look at the queue; deleted if its zxid fits no
+	 * token.
+	 */
+	private Arrival arrival(String path, LockNodeKind kind, long czxid, long sessionId, boolean copiesPossible,
+			Read firstLook, long checkedAt) {
+		try {
+			return new Arrival(new LockNode(path, kind, czxid, sessionId, copiesPossible), firstLook, checkedAt);
 		}
 		catch (IllegalStateException ex) {
-			abandonCreated(event);
+			deleteWithCopies(path);
 			throw ex;
 		}
 	}
 
 	/**
-	 * Reads the stat of a node that Curator found again after a connection loss, whose
-	 * create's reply brought none. If the read fails, the node is deleted in the
-	 * background, or it would block the key until the session ends.
+	 * Reads the stat of a node whose create's reply brought none (Curator found it again
+	 * after a connection loss, or a transaction created it). If the read fails, the node
+	 * is deleted in the background, or it would block the key until the session ends.
 	 */
-	private Stat statOfFoundAgain(CuratorEvent created, long deadline) throws Exception {
+	private Stat statOfFoundAgain(String path, long deadline) throws Exception {
 		try {
 			CompletableFuture<CuratorEvent> read = new CompletableFuture<>();
-			this.client.checkExists().inBackground((client, event) -> read.complete(event)).forPath(created.getName());
+			this.client.checkExists().inBackground((client, event) -> read.complete(event)).forPath(path);
 			Stat stat = this.root.awaitReply(read, deadline).getStat();
 			if (stat == null) {
-				throw new KeeperException.NoNodeException(created.getName());
+				throw new KeeperException.NoNodeException(path);
 			}
 			return stat;
 		}
 		catch (Exception ex) {
-			abandonCreated(created);
+			deleteWithCopies(path);
 			throw ex;
 		}
 	}
@@ -683,6 +769,67 @@ final class LockQueue {
 		}
 		catch (Exception ex) {
 			logger.debug("Could not look for copies of the lock node {}: {}", nodePath, ex.toString());
+		}
+	}
+
+	/**
+	 * Deletes in the background the lock node named with a protection id, if there is
+	 * one: the node of a transaction whose reply came too late or told of a fault, or one
+	 * that an earlier sending of a transaction made. The node is looked for in a read of
+	 * the queue sent after that reply, or else in one sent once connected.
+	 */
+	private void deleteProtected(String protectedId, @Nullable CompletableFuture<CuratorEvent> laterLook) {
+		if (laterLook == null) {
+			whenConnected(() -> {
+				try {
+					this.client.getChildren()
+						.inBackground((client, event) -> deleteProtectedIn(protectedId, event))
+						.forPath(this.keyPath);
+				}
+				catch (CuratorClosedException ex) {
+					logger.debug("The client is closed, so the end of its session deletes the lock node of {}",
+							protectedId);
+				}
+				catch (Exception ex) {
+					logger.warn("Could not look for the lock node of {}; ZooKeeper deletes it when the session "
+							+ "ends: {}", protectedId, ex.toString());
+				}
+			});
+			return;
+		}
+		laterLook.thenAccept((event) -> {
+			if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+				deleteProtectedIn(protectedId, event);
+			}
+			else {
+				deleteProtected(protectedId, null);
+			}
+		});
+	}
+
+	/**
+	 * Deletes in the background the lock node of a protection id found in a read of the
+	 * queue.
+	 */
+	private void deleteProtectedIn(String protectedId, CuratorEvent look) {
+		if (look.getResultCode() != KeeperException.Code.OK.intValue()) {
+			return;
+		}
+		String protectedPrefix = ProtectedUtils.getProtectedPrefix(protectedId);
+		for (String name : look.getChildren()) {
+			if (name.startsWith(protectedPrefix)) {
+				String path = ZKPaths.makePath(this.keyPath, name);
+				logger.warn("Deleting {}, a lock node whose acquisition did not learn of it in time, or made when its "
+						+ "transaction was sent again after a connection loss; it would have blocked the key until "
+						+ "this ZooKeeper session ends", path);
+				try {
+					this.client.delete().quietly().guaranteed().inBackground().forPath(path);
+				}
+				catch (Exception ex) {
+					logger.warn("Could not start deleting {}; ZooKeeper deletes it when the session ends: {}", path,
+							ex.toString());
+				}
+			}
 		}
 	}
 

@@ -5,7 +5,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -37,6 +39,13 @@ import org.apache.zookeeper.data.ACL;
  * therefore get distinct names. Names longer than {@value #MAX_READABLE_LENGTH}
  * characters keep a readable prefix and end in {@code ~} and the SHA-256 of the full
  * encoded name; {@code ~} never appears in an unhashed name.
+ * <p>
+ * <b>Key nodes.</b> The root remembers which keys' nodes it saw exist, the
+ * {@value #KNOWN_KEY_NODES} most recently used, so that the first lock of a key whose
+ * node is missing creates it with the lock node in one transaction, and the lock of a key
+ * whose node exists queues in it at once. What it remembers only chooses the request sent
+ * first: a key's node reaped meanwhile, or created by another process, costs one more
+ * round trip.
  * <p>
  * <b>The guard.</b> An empty node can be deleted by anybody allowed to delete the
  * children of its parent, and a container node is deleted by ZooKeeper itself once it is
@@ -72,6 +81,9 @@ final class LockRoot {
 	 */
 	static final Duration GRACE = Duration.ofMillis(500);
 
+	/** How many keys' nodes the root remembers to exist, the most recently used. */
+	static final int KNOWN_KEY_NODES = 2048;
+
 	private static final int HASHED_PREFIX_LENGTH = 64;
 
 	private static final HexFormat HEX = HexFormat.of().withUpperCase();
@@ -92,6 +104,16 @@ final class LockRoot {
 	private volatile boolean guarded;
 
 	private volatile boolean verified;
+
+	/** The paths of key nodes seen to exist, in the order of their last use. */
+	private final Map<String, Boolean> knownKeyNodes = new LinkedHashMap<>(16, 0.75f, true) {
+
+		@Override
+		protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+			return size() > KNOWN_KEY_NODES;
+		}
+
+	};
 
 	LockRoot(CuratorFramework client, String path) {
 		this.client = client;
@@ -194,6 +216,23 @@ final class LockRoot {
 		}
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
+		}
+	}
+
+	/**
+	 * Whether a key's node was seen to exist, among the {@value #KNOWN_KEY_NODES} most
+	 * recently used: it may have been reaped since.
+	 */
+	boolean isKeyNodeKnown(String keyPath) {
+		synchronized (this.knownKeyNodes) {
+			return this.knownKeyNodes.get(keyPath) != null;
+		}
+	}
+
+	/** Remembers that a key's node exists: a lock node was created in it. */
+	void keyNodeExists(String keyPath) {
+		synchronized (this.knownKeyNodes) {
+			this.knownKeyNodes.put(keyPath, Boolean.TRUE);
 		}
 	}
 

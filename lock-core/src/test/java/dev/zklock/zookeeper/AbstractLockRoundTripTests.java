@@ -30,16 +30,25 @@ abstract class AbstractLockRoundTripTests extends AbstractProxiedZooKeeperTests 
 	Future<AcquiredLock> startAcquisitionWith(Runnable fault, ZooKeeperLockRegistry registry, String key)
 			throws Exception {
 		createUnreapedKeyNode(registry, key);
-		registry.acquire(key, LONG_WAIT).release();
-		// the release does not wait for its deletion: let it pass before the fault
-		await().until(() -> this.proxy.requests().contains(ReplyHoldingProxy.DELETE));
-		this.proxy.forgetRequests();
+		lockOnce(registry, key);
 		fault.run();
 		Future<AcquiredLock> acquisition = this.threads.submit(() -> registry.acquire(key, LONG_WAIT));
 		await().atMost(LONG_WAIT)
 			.until(this.proxy::requests,
 					(sent) -> sent.equals(List.of(ReplyHoldingProxy.CREATE2, ReplyHoldingProxy.GET_CHILDREN2)));
 		return acquisition;
+	}
+
+	/**
+	 * Locks a key once through the proxy, so that the registry knows its node exists and
+	 * queues in it with a create, and forgets the requests once the release's deletion
+	 * went out (the release does not wait for it).
+	 */
+	void lockOnce(ZooKeeperLockRegistry registry, String key) throws Exception {
+		this.proxy.forgetRequests();
+		registry.acquire(key, LONG_WAIT).release();
+		await().until(() -> this.proxy.requests().contains(ReplyHoldingProxy.DELETE));
+		this.proxy.forgetRequests();
 	}
 
 	/**

@@ -43,6 +43,9 @@ public final class ReplyHoldingProxy implements AutoCloseable {
 	/** ZooKeeper's operation code of a delete. */
 	public static final int DELETE = 2;
 
+	/** ZooKeeper's operation code of a transaction of several writes. */
+	public static final int MULTI = 14;
+
 	private static final int PING = 11;
 
 	private final ServerSocket listener;

@@ -12,8 +12,9 @@ import org.apache.curator.framework.CuratorFramework;
 import org.awaitility.Awaitility;
 
 /**
- * Records the ZooKeeper operations that a Curator client sends under a path, through
- * Curator's tracer: the round trips a lock costs, counted at the client.
+ * Records the ZooKeeper operations that a Curator client sends under a path, and its
+ * transactions (which Curator traces with no path), through Curator's tracer: the round
+ * trips a lock costs, counted at the client.
  */
 public final class ZooKeeperOperations extends AdvancedTracerDriver {
 
@@ -26,7 +27,8 @@ public final class ZooKeeperOperations extends AdvancedTracerDriver {
 	}
 
 	/**
-	 * Starts recording a client's operations on paths under a prefix.
+	 * Starts recording a client's operations on paths under a prefix, and its
+	 * transactions.
 	 * @param client the client
 	 * @param pathPrefix the path prefix, such as {@code /locks}
 	 * @return the recorder
@@ -63,7 +65,8 @@ public final class ZooKeeperOperations extends AdvancedTracerDriver {
 
 	@Override
 	public void addTrace(OperationTrace trace) {
-		if (trace.getPath() != null && trace.getPath().startsWith(this.pathPrefix)) {
+		boolean transaction = trace.getPath() == null && trace.getRequestTransactionCount() > 0;
+		if (transaction || (trace.getPath() != null && trace.getPath().startsWith(this.pathPrefix))) {
 			this.operations.add(trace.getName());
 		}
 	}
