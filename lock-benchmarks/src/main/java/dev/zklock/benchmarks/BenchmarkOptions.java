@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The command line of a benchmark run. The defaults run every scenario for the four
- * built-in variants on ZooKeeper and the three limits in about ten minutes on two cores;
- * the peers on other servers run when named.
+ * built-in variants on ZooKeeper and the three limits in about eleven minutes on two
+ * cores; the peers on other servers run when named.
  *
  * @param scenarios the scenarios to run
  * @param variants the variants to compare, the baseline, the peers and the limits
@@ -26,6 +26,9 @@ import org.jspecify.annotations.Nullable;
  * turn
  * @param hotKeyThreads the thread counts of the hot-key scenario
  * @param jvmThreads the threads of each JVM in the two-JVM scenario
+ * @param randomKeys the number of keys of the random-keys scenario, among which each
+ * acquisition picks one
+ * @param randomKeysThreads the threads of the random-keys scenario
  * @param manyKeys the number of distinct keys of the many-keys scenario
  * @param manyKeysThreads the threads of the many-keys scenario
  * @param virtualThreads the virtual threads of the virtual-thread scenario
@@ -40,16 +43,17 @@ import org.jspecify.annotations.Nullable;
  * @param chart where to write the hot-key chart, if anywhere
  */
 record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duration seconds, Duration warmup, int rounds,
-		List<Integer> hotKeyThreads, int jvmThreads, int manyKeys, int manyKeysThreads, int virtualThreads,
-		int jmhIterations, Duration jmhTime, int jmhForks, int ensemble, Duration reapWait, List<String> jvmOptions,
-		List<String> serverSettings, Path output, @Nullable Path chart) {
+		List<Integer> hotKeyThreads, int jvmThreads, int randomKeys, int randomKeysThreads, int manyKeys,
+		int manyKeysThreads, int virtualThreads, int jmhIterations, Duration jmhTime, int jmhForks, int ensemble,
+		Duration reapWait, List<String> jvmOptions, List<String> serverSettings, Path output, @Nullable Path chart) {
 
 	static final String USAGE = """
 			Usage: java -jar lock-benchmarks.jar [options]
 			  --all                      run every scenario (the default)
 			  --scenario a,b             uncontended, write-rate (the servers' writes/s, through
-			                             set-data), hot-key, two-jvms, sixteen-keys, many-keys,
-			                             virtual-threads (Java 21 or later: skipped before)
+			                             set-data), hot-key, two-jvms, sixteen-keys, random-keys,
+			                             many-keys, virtual-threads (Java 21 or later: skipped
+			                             before)
 			  --library a,b              curator, spring-integration, ours-annotation, ours-template,
 			                             the limits set-data (uncontended cycle, write rate),
 			                             queue-node, the protocol floor (uncontended cycle),
@@ -70,6 +74,10 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			  --warmup 2                 warm-up seconds before each round
 			  --threads 1,4,16           thread counts of the hot-key scenario
 			  --jvm-threads 8            threads per JVM in the two-JVM scenario
+			  --random-keys 1000         keys of the random-keys scenario, each acquisition
+			                             locking one picked at random (no seed: the keys'
+			                             sequence differs from run to run)
+			  --random-keys-threads 16   threads of the random-keys scenario
 			  --keys 20000               distinct keys of the many-keys scenario
 			  --keys-threads 16          threads of the many-keys scenario
 			  --virtual-threads 10000    virtual threads of the virtual-thread scenario
@@ -109,6 +117,8 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		int rounds = 2;
 		List<Integer> hotKeyThreads = List.of(1, 4, 16);
 		int jvmThreads = 8;
+		int randomKeys = 1_000;
+		int randomKeysThreads = 16;
 		int manyKeys = 20_000;
 		int manyKeysThreads = 16;
 		int virtualThreads = 10_000;
@@ -140,6 +150,8 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 				case "--rounds" -> rounds = Integer.parseInt(value);
 				case "--threads" -> hotKeyThreads = list(value).stream().map(Integer::valueOf).toList();
 				case "--jvm-threads" -> jvmThreads = Integer.parseInt(value);
+				case "--random-keys" -> randomKeys = Integer.parseInt(value);
+				case "--random-keys-threads" -> randomKeysThreads = Integer.parseInt(value);
 				case "--keys" -> manyKeys = Integer.parseInt(value);
 				case "--keys-threads" -> manyKeysThreads = Integer.parseInt(value);
 				case "--virtual-threads" -> virtualThreads = Integer.parseInt(value);
@@ -164,8 +176,8 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			throw new IllegalArgumentException("--ensemble must be at least 1: " + ensemble);
 		}
 		return new BenchmarkOptions(scenarios, allVariants, seconds, warmup, rounds, hotKeyThreads, jvmThreads,
-				manyKeys, manyKeysThreads, virtualThreads, jmhIterations, jmhTime, jmhForks, ensemble, reapWait,
-				jvmOptions, serverSettings, output, chart);
+				randomKeys, randomKeysThreads, manyKeys, manyKeysThreads, virtualThreads, jmhIterations, jmhTime,
+				jmhForks, ensemble, reapWait, jvmOptions, serverSettings, output, chart);
 	}
 
 	private static List<String> list(String value) {
@@ -212,9 +224,9 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		remaining.addAll(this.scenarios);
 		remaining.remove(scenario);
 		return new BenchmarkOptions(remaining, this.variants, this.seconds, this.warmup, this.rounds,
-				this.hotKeyThreads, this.jvmThreads, this.manyKeys, this.manyKeysThreads, this.virtualThreads,
-				this.jmhIterations, this.jmhTime, this.jmhForks, this.ensemble, this.reapWait, this.jvmOptions,
-				this.serverSettings, this.output, this.chart);
+				this.hotKeyThreads, this.jvmThreads, this.randomKeys, this.randomKeysThreads, this.manyKeys,
+				this.manyKeysThreads, this.virtualThreads, this.jmhIterations, this.jmhTime, this.jmhForks,
+				this.ensemble, this.reapWait, this.jvmOptions, this.serverSettings, this.output, this.chart);
 	}
 
 	boolean runsWorkers() {

@@ -16,7 +16,9 @@ import java.nio.file.StandardOpenOption;
  * owner and a counter. Entering claims the owner slot with a compare-and-set and bumps
  * the counter with a plain read and write; a second holder inside at the same time shows
  * up as an overlap, and lost counter updates as a counter below the number of
- * acquisitions.
+ * acquisitions. The file holds 16 bytes a key and 8 more, 16,008 bytes for 1,000 keys;
+ * since a mapped buffer and its offsets are {@code int}s, a probe maps at most
+ * 134,217,727 keys, and {@link FileChannel#map} refuses more.
  */
 final class ExclusionProbe {
 
@@ -93,9 +95,18 @@ final class ExclusionProbe {
 	long counted() {
 		long sum = 0;
 		for (int key = 0; key < this.keys; key++) {
-			sum += (long) LONGS.getVolatile(this.slots, ownerOffset(key) + Long.BYTES);
+			sum += counted(key);
 		}
 		return sum;
+	}
+
+	/**
+	 * One key's counter: the key's acquisitions when exclusion held.
+	 * @param key the key's index
+	 * @return the counted entries of the key
+	 */
+	long counted(int key) {
+		return (long) LONGS.getVolatile(this.slots, ownerOffset(key) + Long.BYTES);
 	}
 
 	private static int ownerOffset(int key) {

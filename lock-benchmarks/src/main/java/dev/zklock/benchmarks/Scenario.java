@@ -33,6 +33,13 @@ enum Scenario {
 	SIXTEEN_KEYS("16 keys"),
 
 	/**
+	 * Threads lock keys picked at random, a key per acquisition, among a thousand by
+	 * default: keys used again soon after and keys whose node ZooKeeper has reaped
+	 * meanwhile, and now and then two threads on one key.
+	 */
+	RANDOM_KEYS("keys at random"),
+
+	/**
 	 * Threads lock many distinct keys once each.
 	 */
 	MANY_KEYS("distinct keys"),

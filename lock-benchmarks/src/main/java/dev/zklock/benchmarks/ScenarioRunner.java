@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
+import dev.zklock.benchmarks.FixedKeysLoad.KeyChoice;
 import dev.zklock.benchmarks.NodeCensus.Reaping;
 import dev.zklock.benchmarks.ResultRow.Exclusion;
 
@@ -98,18 +99,24 @@ final class ScenarioRunner implements AutoCloseable {
 		if (this.options.scenarios().contains(Scenario.HOT_KEY)) {
 			for (int threads : this.options.hotKeyThreads()) {
 				String setting = threads + ((threads == 1) ? " thread" : " threads");
-				runFixedKeys(Scenario.HOT_KEY, setting, variantsIn(Scenario.HOT_KEY), 1, load(threads, 1, false),
-						progress);
+				runFixedKeys(Scenario.HOT_KEY, setting, variantsIn(Scenario.HOT_KEY), 1,
+						load(threads, 1, KeyChoice.BY_THREAD, false), progress);
 			}
 		}
 		if (this.options.scenarios().contains(Scenario.TWO_JVMS)) {
 			int threads = this.options.jvmThreads();
 			runFixedKeys(Scenario.TWO_JVMS, "2 JVMs × " + threads + " threads", variantsIn(Scenario.TWO_JVMS), 2,
-					load(threads, 1, false), progress);
+					load(threads, 1, KeyChoice.BY_THREAD, false), progress);
 		}
 		if (this.options.scenarios().contains(Scenario.SIXTEEN_KEYS)) {
 			runFixedKeys(Scenario.SIXTEEN_KEYS, "16 keys × 16 threads", variantsIn(Scenario.SIXTEEN_KEYS), 1,
-					load(SIXTEEN, SIXTEEN, false), progress);
+					load(SIXTEEN, SIXTEEN, KeyChoice.BY_THREAD, false), progress);
+		}
+		if (this.options.scenarios().contains(Scenario.RANDOM_KEYS)) {
+			int threads = this.options.randomKeysThreads();
+			int keys = this.options.randomKeys();
+			runFixedKeys(Scenario.RANDOM_KEYS, String.format(Locale.ROOT, "%,d keys × %,d threads", keys, threads),
+					variantsIn(Scenario.RANDOM_KEYS), 1, load(threads, keys, KeyChoice.AT_RANDOM, false), progress);
 		}
 		if (this.options.scenarios().contains(Scenario.MANY_KEYS)) {
 			runDistinctKeys(Scenario.MANY_KEYS, this.options.manyKeysThreads(), this.options.manyKeys(), false,
@@ -137,12 +144,12 @@ final class ScenarioRunner implements AutoCloseable {
 					LockDriver.WAIT_TIME.toSeconds());
 		}
 		runFixedKeys(Scenario.VIRTUAL_THREADS, String.format(Locale.ROOT, "1 key × %,d virtual threads", threads),
-				queueing.get(true), 1, load(threads, 1, true), progress);
+				queueing.get(true), 1, load(threads, 1, KeyChoice.BY_THREAD, true), progress);
 		runDistinctKeys(Scenario.VIRTUAL_THREADS, threads, threads, true, progress);
 	}
 
-	private FixedKeysLoad load(int threads, int keys, boolean virtual) {
-		return new FixedKeysLoad(threads, keys, this.options.warmup(),
+	private FixedKeysLoad load(int threads, int keys, KeyChoice keyChoice, boolean virtual) {
+		return new FixedKeysLoad(threads, keys, keyChoice, this.options.warmup(),
 				this.options.seconds().dividedBy(this.options.rounds()), virtual, this.directory.resolve("probe"));
 	}
 

@@ -29,11 +29,11 @@ sealed interface Workload permits FixedKeysLoad, DistinctKeysLoad {
 	 */
 	static Workload parse(String command) {
 		// A path comes last and may hold spaces
-		String[] words = command.split(" ", 7);
+		String[] words = command.split(" ", 8);
 		return switch (words[0]) {
 			case "fixed" -> new FixedKeysLoad(Integer.parseInt(words[1]), Integer.parseInt(words[2]),
-					Duration.ofMillis(Long.parseLong(words[3])), Duration.ofMillis(Long.parseLong(words[4])),
-					words[5].equals("virtual"), Path.of(words[6]));
+					FixedKeysLoad.KeyChoice.of(words[3]), Duration.ofMillis(Long.parseLong(words[4])),
+					Duration.ofMillis(Long.parseLong(words[5])), words[6].equals("virtual"), Path.of(words[7]));
 			case "distinct" -> new DistinctKeysLoad(Integer.parseInt(words[1]), Integer.parseInt(words[2]),
 					words[3].equals("virtual"), Path.of(command.split(" ", 5)[4]));
 			default -> throw new IllegalArgumentException("Unknown workload '" + command + "'");

@@ -33,14 +33,15 @@ class BenchmarkSmokeTests {
 		Path output = Path.of("target", "benchmark-smoke");
 		Path chart = output.resolve("hot-key.png");
 		BenchmarkOptions options = BenchmarkOptions.parse("--scenario",
-				"uncontended,write-rate,hot-key,two-jvms,sixteen-keys,many-keys", "--seconds", "0.2", "--rounds", "1",
-				"--warmup", "0", "--threads", "1,4", "--jvm-threads", "2", "--keys", "100", "--jmh-forks", "0",
-				"--jmh-iterations", "1", "--jmh-time", "0.1", "--reap-wait", "5", "--jvm-options",
-				"-XX:TieredStopAtLevel=1", "--output", output.toString(), "--chart", chart.toString());
+				"uncontended,write-rate,hot-key,two-jvms,sixteen-keys,random-keys,many-keys", "--seconds", "0.2",
+				"--rounds", "1", "--warmup", "0", "--threads", "1,4", "--jvm-threads", "2", "--random-keys", "200",
+				"--random-keys-threads", "4", "--keys", "100", "--jmh-forks", "0", "--jmh-iterations", "1",
+				"--jmh-time", "0.1", "--reap-wait", "5", "--jvm-options", "-XX:TieredStopAtLevel=1", "--output",
+				output.toString(), "--chart", chart.toString());
 		// Measuring nothing, it need not wait for another JMH run on the machine
 		System.setProperty("jmh.ignoreLock", "true");
 		List<ResultRow> rows = BenchmarkHarness.run(options);
-		assertThat(rows).hasSize(6 * VARIANTS.size() + 6);
+		assertThat(rows).hasSize(7 * VARIANTS.size() + 6);
 		for (Scenario scenario : options.scenarios().stream().filter(Library.CURATOR::runsIn).toList()) {
 			assertThat(rows).filteredOn((row) -> row.scenario() == scenario)
 				.extracting(ResultRow::variant)
@@ -78,6 +79,8 @@ class BenchmarkSmokeTests {
 		assertThat(rows).filteredOn((row) -> row.scenario() == Scenario.TWO_JVMS)
 			.allSatisfy((row) -> assertThat(row.metrics()).extracting(Metric::name)
 				.contains("JVM 1 share", "JVM 2 share", "JVM 1 max wait", "JVM 2 max wait"));
+		assertThat(rows).filteredOn((row) -> row.scenario() == Scenario.RANDOM_KEYS)
+			.allSatisfy((row) -> assertThat(row.setting()).isEqualTo("200 keys × 4 threads"));
 		assertThat(rows).filteredOn((row) -> row.scenario() == Scenario.MANY_KEYS)
 			.allSatisfy((row) -> assertThat(row.metrics()).extracting(Metric::name)
 				.contains("heap growth", "nodes after reaping"));

@@ -15,16 +15,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Runs the peers on Redis and PostgreSQL beside zklock in every lock scenario of issue 28
- * at tiny sizes, against the servers that the harness starts, and checks that each peer
- * was measured, kept exclusion, counted its writes, and got its ratio against zklock. A
- * peer whose server program is not found on this machine is left out; with none found,
- * the test is skipped.
+ * Runs the peers on Redis and PostgreSQL beside zklock at tiny sizes in every lock
+ * scenario of issue 28 and in the keys at random that came after it, against the servers
+ * that the harness starts, and checks that each peer was measured, kept exclusion,
+ * counted its writes, and got its ratio against zklock. A peer whose server program is
+ * not found on this machine is left out; with none found, the test is skipped.
  */
 class PeerBenchmarkSmokeTests {
 
 	private static final List<Scenario> SCENARIOS = List.of(Scenario.UNCONTENDED, Scenario.HOT_KEY, Scenario.TWO_JVMS,
-			Scenario.SIXTEEN_KEYS, Scenario.MANY_KEYS);
+			Scenario.SIXTEEN_KEYS, Scenario.RANDOM_KEYS, Scenario.MANY_KEYS);
 
 	@Test
 	void everyPeerIsMeasuredBesideZkLockInEveryScenarioAndExclusionHolds() throws Exception {
@@ -39,8 +39,9 @@ class PeerBenchmarkSmokeTests {
 		BenchmarkOptions options = BenchmarkOptions.parse("--scenario",
 				String.join(",", SCENARIOS.stream().map(Scenario::id).toList()), "--library",
 				String.join(",", libraries), "--seconds", "0.2", "--rounds", "1", "--warmup", "0", "--threads", "4",
-				"--jvm-threads", "2", "--keys", "50", "--jmh-forks", "0", "--jmh-iterations", "1", "--jmh-time", "0.1",
-				"--reap-wait", "5", "--jvm-options", "-XX:TieredStopAtLevel=1", "--output", output.toString());
+				"--jvm-threads", "2", "--random-keys", "50", "--random-keys-threads", "4", "--keys", "50",
+				"--jmh-forks", "0", "--jmh-iterations", "1", "--jmh-time", "0.1", "--reap-wait", "5", "--jvm-options",
+				"-XX:TieredStopAtLevel=1", "--output", output.toString());
 		// Measuring nothing, it need not wait for another JMH run on the machine
 		System.setProperty("jmh.ignoreLock", "true");
 		List<ResultRow> rows = BenchmarkHarness.run(options);

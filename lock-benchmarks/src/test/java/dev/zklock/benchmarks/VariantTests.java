@@ -49,7 +49,7 @@ class VariantTests {
 		assertThat(Library.FAIR_LOCAL_LOCK.excludesAcrossJvms()).isFalse();
 		assertThat(Scenario.values()).filteredOn(Library.OURS_TEMPLATE::runsIn)
 			.containsExactly(Scenario.UNCONTENDED, Scenario.HOT_KEY, Scenario.TWO_JVMS, Scenario.SIXTEEN_KEYS,
-					Scenario.MANY_KEYS, Scenario.VIRTUAL_THREADS);
+					Scenario.RANDOM_KEYS, Scenario.MANY_KEYS, Scenario.VIRTUAL_THREADS);
 		assertThat(Variant.parse("ours-template").isLimit()).isFalse();
 	}
 
@@ -62,7 +62,7 @@ class VariantTests {
 		assertThat(Variant.parse("shedlock").library().peerServer()).contains(PeerServer.POSTGRESQL);
 		assertThat(Scenario.values()).filteredOn(Library.JDBC_REGISTRY::runsIn)
 			.containsExactly(Scenario.UNCONTENDED, Scenario.HOT_KEY, Scenario.TWO_JVMS, Scenario.SIXTEEN_KEYS,
-					Scenario.MANY_KEYS, Scenario.VIRTUAL_THREADS);
+					Scenario.RANDOM_KEYS, Scenario.MANY_KEYS, Scenario.VIRTUAL_THREADS);
 		assertThat(Library.REDISSON.isConfigurable()).isFalse();
 	}
 
