@@ -147,18 +147,19 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 				case "--variant" -> extraVariants.add(Variant.parse(value));
 				case "--seconds" -> seconds = seconds(value);
 				case "--warmup" -> warmup = seconds(value);
-				case "--rounds" -> rounds = Integer.parseInt(value);
-				case "--threads" -> hotKeyThreads = list(value).stream().map(Integer::valueOf).toList();
-				case "--jvm-threads" -> jvmThreads = Integer.parseInt(value);
-				case "--random-keys" -> randomKeys = Integer.parseInt(value);
-				case "--random-keys-threads" -> randomKeysThreads = Integer.parseInt(value);
-				case "--keys" -> manyKeys = Integer.parseInt(value);
-				case "--keys-threads" -> manyKeysThreads = Integer.parseInt(value);
-				case "--virtual-threads" -> virtualThreads = Integer.parseInt(value);
-				case "--jmh-iterations" -> jmhIterations = Integer.parseInt(value);
+				case "--rounds" -> rounds = atLeastOne(option, value);
+				case "--threads" ->
+					hotKeyThreads = list(value).stream().map((threads) -> atLeastOne(option, threads)).toList();
+				case "--jvm-threads" -> jvmThreads = atLeastOne(option, value);
+				case "--random-keys" -> randomKeys = atLeastOne(option, value);
+				case "--random-keys-threads" -> randomKeysThreads = atLeastOne(option, value);
+				case "--keys" -> manyKeys = atLeastOne(option, value);
+				case "--keys-threads" -> manyKeysThreads = atLeastOne(option, value);
+				case "--virtual-threads" -> virtualThreads = atLeastOne(option, value);
+				case "--jmh-iterations" -> jmhIterations = atLeastOne(option, value);
 				case "--jmh-time" -> jmhTime = seconds(value);
 				case "--jmh-forks" -> jmhForks = Integer.parseInt(value);
-				case "--ensemble" -> ensemble = Integer.parseInt(value);
+				case "--ensemble" -> ensemble = atLeastOne(option, value);
 				case "--reap-wait" -> reapWait = seconds(value);
 				case "--jvm-options" -> jvmOptions = List.of(value.trim().split("\\s+"));
 				case "--zoo-cfg" -> serverSettings = list(value);
@@ -172,12 +173,17 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		if (allVariants.stream().map(Variant::name).distinct().count() < allVariants.size()) {
 			throw new IllegalArgumentException("Variant names must differ: " + allVariants);
 		}
-		if (ensemble < 1) {
-			throw new IllegalArgumentException("--ensemble must be at least 1: " + ensemble);
-		}
 		return new BenchmarkOptions(scenarios, allVariants, seconds, warmup, rounds, hotKeyThreads, jvmThreads,
 				randomKeys, randomKeysThreads, manyKeys, manyKeysThreads, virtualThreads, jmhIterations, jmhTime,
 				jmhForks, ensemble, reapWait, jvmOptions, serverSettings, output, chart);
+	}
+
+	private static int atLeastOne(String option, String value) {
+		int count = Integer.parseInt(value);
+		if (count < 1) {
+			throw new IllegalArgumentException(option + " must be at least 1: " + value);
+		}
+		return count;
 	}
 
 	private static List<String> list(String value) {
