@@ -645,10 +645,10 @@ final class LockKey {
 
 		/**
 		 * Makes the lock certain again, unless a doubt was raised after the given
-		 * {@link #doubtGeneration() generation}; returns whether it did.
+		 * {@link #doubtGeneration() generation}.
 		 */
-		boolean markCertain(long generation) {
-			return this.doubt.compareAndSet((generation << 1) | 1, generation << 1);
+		void markCertain(long generation) {
+			this.doubt.compareAndSet((generation << 1) | 1, generation << 1);
 		}
 
 		/**

@@ -65,6 +65,7 @@ class DelayedReleaseReentryTests {
 			}
 		});
 		inner.releaseAfter(Duration.ZERO).toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(ownerSteps).as("the owner's steps left once the delayed release counted its exit").hasSize(1);
 		ownerSteps.forEach(Runnable::run);
 		AcquiredLock held = again.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 		assertThat(held.isValid()).isTrue();

@@ -2,6 +2,7 @@ package dev.zklock.zookeeper;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -77,6 +78,64 @@ class HandOffBoundsTests {
 			.hasSize(2)
 			.allSatisfy((token) -> assertThat(token).isLessThan(other));
 		assertThat(tokens).filteredOn((token) -> token > other).hasSize(4);
+	}
+
+	/**
+	 * Another process that queues behind the turn's node after ZooKeeper answered that
+	 * none did still stops the turn at its count: once one queues, it does until the node
+	 * is released ({@code othersQueued} takes the watch's later answer over the first).
+	 */
+	@Test
+	void turnStopsAtItsCountWhenAnotherProcessQueuesBehindItLater() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 2, Duration.ofMinutes(1)));
+		Holder first = Holder.start(this.threads, registry, "hot");
+		List<Long> tokens = queueWaiters(registry, "hot", 6);
+		Future<Long> othersToken = queueInAnotherProcess("hot");
+		awaitCallbacksOfEarlierReplies();
+		first.release();
+		long other = othersToken.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+		await().until(() -> tokens.size() == 6);
+		assertThat(tokens).isSorted().doesNotHaveDuplicates();
+		assertThat(tokens).filteredOn((token) -> nodeOf(token) == nodeOf(first.token))
+			.hasSize(2)
+			.allSatisfy((token) -> assertThat(token).isLessThan(other));
+		assertThat(tokens).filteredOn((token) -> token > other).hasSize(4);
+	}
+
+	/**
+	 * A node that a leader took while threads of this process waited for it passes on
+	 * past the turn's bounds when no other process queues behind it: the leader asks
+	 * ZooKeeper who queues once it holds the node ({@code take}'s {@code watchBehind}
+	 * after the hold began), as the waiters could not while no node was held.
+	 */
+	@Test
+	void turnLedWhileThreadsWaitedPassesOnPastItsBoundsWhenNoOtherProcessQueued() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 1, Duration.ofMinutes(1)));
+		ZooKeeperLockRegistry other = registry(HandOffPolicy.defaults(), this.zookeeper.newClient());
+		AcquiredLock othersLock = other.acquire("led", LONG_WAIT);
+		Holder leader = Holder.startWaiting(this.threads, registry, "led");
+		await().until(() -> this.client.getChildren().forPath(registry.pathOf("led")).size() == 2);
+		List<Long> tokens = Collections.synchronizedList(new ArrayList<>());
+		List<Thread> waiters = Collections.synchronizedList(new ArrayList<>());
+		for (int i = 0; i < 3; i++) {
+			this.threads.submit(() -> {
+				waiters.add(Thread.currentThread());
+				AcquiredLock lock = registry.acquire("led", LONG_WAIT);
+				tokens.add(lock.fencingToken());
+				lock.release();
+				return null;
+			});
+		}
+		await().alias("the waiters wait in this process for the leader's node")
+			.until(() -> waiters.size() == 3 && waiters.stream().allMatch(HandOffBoundsTests::waitsInTheKeysState));
+		othersLock.release();
+		leader.awaitHeld();
+		awaitCallbacksOfEarlierReplies();
+		leader.release();
+		await().until(() -> tokens.size() == 3);
+		assertThat(tokens).isSorted()
+			.doesNotHaveDuplicates()
+			.allSatisfy((token) -> assertThat(nodeOf(token)).isEqualTo(nodeOf(leader.token)));
 	}
 
 	@Test
@@ -183,6 +242,12 @@ class HandOffBoundsTests {
 		return new ZooKeeperLockRegistry(client, "/locks", LostLockPolicy.defaults(), policy);
 	}
 
+	/** Whether a thread waits for its turn in a key's state. */
+	private static boolean waitsInTheKeysState(Thread thread) {
+		return thread.getState() == Thread.State.TIMED_WAITING && Arrays.stream(thread.getStackTrace())
+			.anyMatch((frame) -> frame.getClassName().equals(LockKey.class.getName()));
+	}
+
 	private static long nodeOf(long token) {
 		return token >> LockNode.HAND_OFF_BITS;
 	}
@@ -206,20 +271,30 @@ class HandOffBoundsTests {
 		 */
 		private volatile long heldSince;
 
+		private final CountDownLatch held = new CountDownLatch(1);
+
 		static Holder start(ExecutorService threads, ZooKeeperLockRegistry registry, String key) {
+			Holder holder = startWaiting(threads, registry, key);
+			holder.awaitHeld();
+			return holder;
+		}
+
+		static Holder startWaiting(ExecutorService threads, ZooKeeperLockRegistry registry, String key) {
 			Holder holder = new Holder();
-			CountDownLatch held = new CountDownLatch(1);
 			threads.submit(() -> {
 				AcquiredLock lock = registry.acquire(key, LONG_WAIT);
 				holder.heldSince = System.nanoTime();
 				holder.token = lock.fencingToken();
-				held.countDown();
+				holder.held.countDown();
 				holder.releaseNow.await();
 				lock.release();
 				return null;
 			});
-			await().until(() -> held.getCount() == 0);
 			return holder;
+		}
+
+		void awaitHeld() {
+			await().until(() -> this.held.getCount() == 0);
 		}
 
 		void release() {

@@ -2,6 +2,7 @@ package dev.zklock.zookeeper;
 
 import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -163,6 +164,78 @@ class LockCohortTests {
 		assertThat(turn.get(1, TimeUnit.MINUTES)).isEqualTo(new LockKey.Turn(exclusiveNode, 1, 3));
 		waiter.join();
 		assertThat(interruptedAfterTurn).isTrue();
+	}
+
+	/**
+	 * Readers that waited while their cohort's leader queued join its node as soon as the
+	 * leader holds it ({@code led}'s {@code passOn}), with no ZooKeeper round trip: not
+	 * only once ZooKeeper answers who queues behind the node.
+	 */
+	@Test
+	void readerThatWaitedForTheLeaderJoinsItsNodeOnceTheLeaderHoldsIt() throws Exception {
+		assertThat(turnWithin(Duration.ofSeconds(1))).isEqualTo(LockKey.Turn.LEAD);
+		LockKey.Waiter reader = this.lockKey.arrive(LockNodeKind.SHARED);
+		assertThat(this.lockKey.begin(holdOf(this.node), true, 7)).isTrue();
+		assertThat(this.lockKey.await(reader, System.nanoTime())).isEqualTo(new LockKey.Turn(this.node, 1, 7));
+	}
+
+	/**
+	 * A node passed on carries the doubt count of its latest check, the releasing
+	 * holder's ({@code leave}'s update of the node's check on a hand-off): a doubt
+	 * counted before that check, which the node outlived (one raised before its leader's
+	 * hold was registered reaches no hold of it), does not make the next holder refuse
+	 * it.
+	 */
+	@Test
+	void nodePassedOnCarriesTheDoubtCountOfTheReleasingHoldersCheck() throws Exception {
+		LockNode exclusiveNode = new LockNode("/locks/doc/_c_1-lock-0000000000", LockNodeKind.EXCLUSIVE, 1, 1);
+		assertThat(exclusiveTurn()).isEqualTo(LockKey.Turn.LEAD);
+		LockKey.Hold hold = new LockKey.Hold(this.lockKey, exclusiveNode, 0, Thread.currentThread());
+		assertThat(this.lockKey.begin(hold, true, 3)).isTrue();
+		LockKey.Waiter waiter = this.lockKey.arrive(LockNodeKind.EXCLUSIVE);
+		assertThat(this.lockKey.exit(hold)).isEqualTo(LockKey.Change.ENDED);
+		assertThat(this.lockKey.giveBack(hold, true, 5)).as("passed on").isNull();
+		assertThat(this.lockKey.await(waiter, System.nanoTime())).isEqualTo(new LockKey.Turn(exclusiveNode, 1, 5));
+	}
+
+	/**
+	 * The nodes doubted while a leader queues are forgotten once the lead ends, whether
+	 * the leader holds its node ({@code led}) or fails ({@code leadFailed}): the state of
+	 * a key in constant use, dropped only once no acquisition uses it, would otherwise
+	 * keep every node doubted during any of its leads.
+	 */
+	@Test
+	void nodesDoubtedWhileALeaderQueuedAreForgottenOnceTheLeadEnds() throws Exception {
+		LockNode earlier = new LockNode("/locks/doc/_c_0-read-0000000009", LockNodeKind.SHARED, 1, 1);
+		assertThat(turnWithin(Duration.ofSeconds(1))).isEqualTo(LockKey.Turn.LEAD);
+		holdOf(earlier).markUncertain();
+		assertThat(doubtedWhileLeading()).containsExactly(earlier);
+		this.lockKey.leadFailed(LockNodeKind.SHARED);
+		assertThat(doubtedWhileLeading()).as("after the lead failed").isEmpty();
+		assertThat(turnWithin(Duration.ofSeconds(1))).isEqualTo(LockKey.Turn.LEAD);
+		holdOf(earlier).markUncertain();
+		assertThat(doubtedWhileLeading()).containsExactly(earlier);
+		assertThat(this.lockKey.begin(holdOf(this.node), true, 0)).isTrue();
+		assertThat(doubtedWhileLeading()).as("after the leader held its node").isEmpty();
+	}
+
+	/**
+	 * The read cohort's nodes doubted while its leader queues, read under the key's lock.
+	 */
+	private Set<Object> doubtedWhileLeading() throws ReflectiveOperationException {
+		Field cohortField = LockKey.class.getDeclaredField("shared");
+		cohortField.setAccessible(true);
+		Object cohort = cohortField.get(this.lockKey);
+		Field doubted = cohort.getClass().getDeclaredField("doubtedWhileLeading");
+		doubted.setAccessible(true);
+		ReentrantLock keyLock = keyLock();
+		keyLock.lock();
+		try {
+			return Set.copyOf((Set<?>) doubted.get(cohort));
+		}
+		finally {
+			keyLock.unlock();
+		}
 	}
 
 	private ReentrantLock keyLock() throws ReflectiveOperationException {

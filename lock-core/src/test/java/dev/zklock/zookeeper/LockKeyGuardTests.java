@@ -25,17 +25,20 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Guards of {@link LockKey} that mutation testing found untested (CONTRIBUTING.md,
- * "Mutation testing"): each test plants the interleaving that the guard is for, on a real
- * ZooKeeper server, and fails when the guard is removed. Where two events must reach a
- * waiting thread before it runs again, the test takes them while it holds the key's own
- * lock, so the waiting thread sees both or neither (an interrupted waiter is let wake
- * first, until it waits for that lock: one still parked when its turn comes takes the
- * turn and keeps the interrupt without seeing it). The registry's lost-lock policy makes
- * a doubt uncertain rather than lost, so that a doubted node can be confirmed.
+ * Guards of {@link LockKey} and {@link LockKeyDriver} that mutation testing found
+ * untested (CONTRIBUTING.md, "Mutation testing"): each test plants the interleaving that
+ * the guard is for, on a real ZooKeeper server, or drives the key's state directly where
+ * the guard needs no server, and fails when the guard is removed. Where two events must
+ * reach a waiting thread before it runs again, the test takes them while it holds the
+ * key's own lock, so the waiting thread sees both or neither (an interrupted waiter is
+ * let wake first, until it waits for that lock: one still parked when its turn comes
+ * takes the turn and keeps the interrupt without seeing it). The registry's lost-lock
+ * policy makes a doubt uncertain rather than lost, so that a doubted node can be
+ * confirmed.
  */
 class LockKeyGuardTests {
 
@@ -147,21 +150,35 @@ class LockKeyGuardTests {
 	/**
 	 * A lock declared lost after ZooKeeper showed its node's turn, but before its hold
 	 * began, is not returned: the acquisition queues again and returns a hold that is not
-	 * lost.
+	 * lost. The hold given up is no longer watched by the loss detector (the driver's
+	 * {@code unregister} of a hold that did not begin), and its node is deleted.
 	 */
 	@Test
 	void holdLostBeforeItBeganIsGivenUpAndTheLockTakenAgain() throws Exception {
+		holdLostBeforeItBeganIsGivenUpAndTheLockTakenAgain(this.lockKey);
+	}
+
+	/**
+	 * The same without hand-offs, where no cohort holds the node: {@code giveUp} returns
+	 * it to be deleted, or the acquisition would queue again behind its own node.
+	 */
+	@Test
+	void holdLostBeforeItBeganWithoutHandOffsIsGivenUpAndTheLockTakenAgain() throws Exception {
+		holdLostBeforeItBeganIsGivenUpAndTheLockTakenAgain(new LockKey("hot", HandOffPolicy.disabled()));
+	}
+
+	private void holdLostBeforeItBeganIsGivenUpAndTheLockTakenAgain(LockKey key) throws Exception {
 		ZooKeeperLockRegistry otherProcess = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");
 		try {
 			AcquiredLock other = otherProcess.acquire("hot", LONG_WAIT);
 			AtomicReference<Thread> leaderThread = new AtomicReference<>();
 			Future<LockKey.Hold> leader = this.threads.submit(() -> {
 				leaderThread.set(Thread.currentThread());
-				return take();
+				return take(key);
 			});
 			await().atMost(LONG_WAIT).until(() -> ContainerNodes.childrenOf(this.client, "/locks/hot").size() == 2);
 			AtomicReference<LockKey.Hold> lost = new AtomicReference<>();
-			whileKeyStateLocked(() -> {
+			whileKeyStateLocked(key, () -> {
 				other.release();
 				await().atMost(LONG_WAIT).until(() -> isIn(leaderThread.get(), "begin"));
 				List<LockKey.Hold> holds = List.copyOf(this.detector.holds());
@@ -173,6 +190,9 @@ class LockKeyGuardTests {
 			assertThat(taken.lossReason()).isNull();
 			assertThat(taken.node()).isNotEqualTo(lost.get().node());
 			assertThat(taken.fencingToken()).isGreaterThan(lost.get().fencingToken());
+			assertThat(this.detector.holds()).containsExactly(taken);
+			await().atMost(LONG_WAIT)
+				.until(() -> ContainerNodes.childrenOf(this.client, "/locks/hot").equals(List.of(taken.node().name())));
 		}
 		finally {
 			otherProcess.close();
@@ -209,9 +229,77 @@ class LockKeyGuardTests {
 		}
 	}
 
+	/**
+	 * A delayed release that ends counts one delayed release less ({@code exitDelayed}'s
+	 * count) and lets go of the key's state on the registry's thread: the thread whose
+	 * re-entry it released then leaves its hold with the delayed release of its outermost
+	 * acquisition, and its next acquisition queues like any other's, within its wait
+	 * time.
+	 */
+	@Test
+	void threadWhoseDelayedReleaseOfAReentryEndedLeavesItsHoldWithItsOutermostDelayedRelease() throws Exception {
+		Thread owner = new Thread(() -> {
+		}, "owner");
+		AcquiredLock outer = this.registry.acquire("k", LockNodeKind.EXCLUSIVE, LONG_WAIT, owner);
+		AcquiredLock inner = this.registry.acquire("k", LockNodeKind.EXCLUSIVE, LONG_WAIT, owner);
+		assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
+		inner.releaseAfter(Duration.ZERO).toCompletableFuture().get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+		Future<?> ownerGoesOn = this.threads.submit(() -> {
+			outer.releaseAfter(Duration.ofHours(1));
+			assertThatExceptionOfType(LockTimeoutException.class)
+				.isThrownBy(() -> this.registry.acquire("k", LockNodeKind.EXCLUSIVE, Duration.ZERO, owner));
+			return null;
+		});
+		ownerGoesOn.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
+	}
+
+	/**
+	 * A release that the hold's thread has no acquisition left for is refused, with an
+	 * error that names the hold ({@code requireThreadAcquisition}, in {@code exit} and in
+	 * {@code delayExit}): counted, it would end the hold under the delayed release that
+	 * still keeps it.
+	 */
+	@Test
+	void releaseOfAHoldWhoseThreadHasNoAcquisitionLeftIsRefused() {
+		LockKey key = new LockKey("k", HandOffPolicy.disabled());
+		LockNode node = new LockNode("/locks/k/_c_1-lock-0000000007", LockNodeKind.EXCLUSIVE, 7, 1);
+		LockKey.Hold hold = new LockKey.Hold(key, node, 0, Thread.currentThread());
+		assertThat(key.begin(hold, true, 0)).isTrue();
+		assertThat(key.delayExit(hold)).isEqualTo(LockKey.Change.THREAD_LEFT);
+		String refusal = "No acquisition of Hold[key=k, node=/locks/k/_c_1-lock-0000000007, fencingToken="
+				+ (7L << LockNode.HAND_OFF_BITS) + ", session=0x1] by its thread is left to release";
+		assertThatIllegalStateException().isThrownBy(() -> key.exit(hold)).withMessage(refusal);
+		assertThatIllegalStateException().isThrownBy(() -> key.delayExit(hold)).withMessage(refusal);
+		assertThat(key.exitDelayed(hold)).isEqualTo(LockKey.Change.ENDED);
+	}
+
+	/**
+	 * A hold counts its acquisitions, delayed releases included, for any thread that
+	 * reads the count under the key's lock: the model checkers read it from their own
+	 * threads to check that no count goes negative and none is left.
+	 */
+	@Test
+	void holdCountsItsAcquisitionsForAnyThreadThatReadsThem() throws Exception {
+		LockKey key = new LockKey("k", HandOffPolicy.disabled());
+		LockNode node = new LockNode("/locks/k/_c_1-lock-0000000007", LockNodeKind.EXCLUSIVE, 7, 1);
+		LockKey.Hold hold = new LockKey.Hold(key, node, 0, Thread.currentThread());
+		assertThat(key.begin(hold, true, 0)).isTrue();
+		assertThat(key.reenter(LockNodeKind.EXCLUSIVE, Thread.currentThread())).isSameAs(hold);
+		assertThat(key.delayExit(hold)).isEqualTo(LockKey.Change.STILL_HELD);
+		assertThat(hold.acquisitions()).isEqualTo(2);
+		assertThat(this.threads.submit(hold::acquisitions).get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(2);
+		assertThat(key.exit(hold)).isEqualTo(LockKey.Change.THREAD_LEFT);
+		assertThat(key.exitDelayed(hold)).isEqualTo(LockKey.Change.ENDED);
+		assertThat(this.threads.submit(hold::acquisitions).get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS)).isZero();
+	}
+
 	private LockKey.Hold take() throws Exception {
+		return take(this.lockKey);
+	}
+
+	private LockKey.Hold take(LockKey key) throws Exception {
 		return this.registry.driver()
-			.take(this.lockKey, LockNodeKind.EXCLUSIVE, LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(),
+			.take(key, LockNodeKind.EXCLUSIVE, LONG_WAIT, System.nanoTime() + LONG_WAIT.toNanos(),
 					Thread.currentThread());
 	}
 
@@ -235,9 +323,13 @@ class LockKeyGuardTests {
 	 * events): a waiting thread woken meanwhile runs again only after all of them.
 	 */
 	private void whileKeyStateLocked(Runnable steps) throws ReflectiveOperationException {
+		whileKeyStateLocked(this.lockKey, steps);
+	}
+
+	private static void whileKeyStateLocked(LockKey key, Runnable steps) throws ReflectiveOperationException {
 		Field field = LockKey.class.getDeclaredField("lock");
 		field.setAccessible(true);
-		ReentrantLock keyStateLock = (ReentrantLock) field.get(this.lockKey);
+		ReentrantLock keyStateLock = (ReentrantLock) field.get(key);
 		keyStateLock.lock();
 		try {
 			steps.run();

@@ -241,6 +241,22 @@ class LockTypesTests {
 		first.release();
 	}
 
+	/**
+	 * Each acquisition of a semaphore takes a permit of its own, also by a thread that
+	 * holds one already: permits are counted by nodes, and never re-enter a hold
+	 * ({@code LockKey.sharesHolds}).
+	 */
+	@Test
+	void eachAcquisitionOfASemaphoreByOneThreadTakesAPermitOfItsOwn() {
+		AcquiredLock first = session(0).acquire("exports", LockType.SEMAPHORE, 2, Duration.ofSeconds(10));
+		AcquiredLock second = session(0).acquire("exports", LockType.SEMAPHORE, 2, Duration.ofSeconds(10));
+		assertThat(second.fencingToken()).isNotEqualTo(first.fencingToken());
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.isThrownBy(() -> session(1).acquire("exports", LockType.SEMAPHORE, 2, Duration.ZERO));
+		second.release();
+		first.release();
+	}
+
 	@Test
 	void permitCountsThatDisagreeAreReported() {
 		AcquiredLock permit = session(0).acquire("exports", LockType.SEMAPHORE, 2, Duration.ofSeconds(10));

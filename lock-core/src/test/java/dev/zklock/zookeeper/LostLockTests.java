@@ -92,6 +92,50 @@ class LostLockTests {
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(AWAIT);
 	}
 
+	/**
+	 * A lock is declared lost once ({@code markLost}'s check of an earlier loss): a
+	 * holder that took the policy's interrupt is not interrupted again by a later event
+	 * that finds the lock lost, here a second pause under the suspension trigger.
+	 */
+	@Test
+	void lockLostTwiceInterruptsItsHolderOnce() throws Exception {
+		ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks",
+				interruptingOnSuspension());
+		AcquiredLock lock = registry.acquire("once", Duration.ofSeconds(5));
+		try {
+			pauseDetected(registry);
+			assertThat(Thread.interrupted()).as("interrupted by the loss").isTrue();
+			pauseDetected(registry);
+			assertThat(Thread.currentThread().isInterrupted()).as("interrupted again").isFalse();
+			assertThat(lock.getLossReason()).contains("paused");
+		}
+		finally {
+			Thread.interrupted();
+			lock.release();
+		}
+	}
+
+	/**
+	 * The policy's interrupt ends when the holder releases its last acquisition later, as
+	 * when it releases it now: the thread leaves the hold at once ({@code delayRelease}'s
+	 * end of the interrupt once the thread left).
+	 */
+	@Test
+	void interruptEndsWhenTheHoldersLastAcquisitionIsReleasedLater() throws Exception {
+		ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks",
+				interruptingOnSuspension());
+		AcquiredLock lock = registry.acquire("later", Duration.ofSeconds(5));
+		try {
+			pauseDetected(registry);
+			assertThat(Thread.currentThread().isInterrupted()).as("interrupted by the loss").isTrue();
+			lock.releaseAfter(Duration.ofSeconds(1));
+			assertThat(Thread.currentThread().isInterrupted()).as("interrupted after the release").isFalse();
+		}
+		finally {
+			Thread.interrupted();
+		}
+	}
+
 	@Test
 	void lossThatTheReleaseFindsFirstLeavesNoInterruptBehind() throws Exception {
 		CuratorFramework client = this.zookeeper.newClient();
@@ -237,6 +281,16 @@ class LostLockTests {
 		finally {
 			lock.release();
 		}
+	}
+
+	/**
+	 * Has the registry's detector handle a pause of the process longer than half the
+	 * session timeout, as its pause watcher does.
+	 */
+	private static void pauseDetected(ZooKeeperLockRegistry registry) {
+		registry.lossDetector()
+			.pauseDetected(ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS * 3 / 4,
+					ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS);
 	}
 
 	private static LostLockPolicy interruptingOnSuspension() {

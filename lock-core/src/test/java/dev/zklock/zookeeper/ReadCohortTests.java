@@ -4,10 +4,14 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.zklock.LockAcquisitionException;
+import dev.zklock.LockTimeoutException;
 import dev.zklock.LockType;
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -75,6 +79,72 @@ class ReadCohortTests extends AbstractLockHandOffTests {
 		third.awaitHeld();
 		assertThat(third.lock.fencingToken()).isGreaterThan(writer.lock.fencingToken());
 		third.release();
+	}
+
+	/**
+	 * A read node that left the cohort when a reader led a new one stays held until the
+	 * last of its readers leaves: {@code nextTurn} hands it to its readers with their
+	 * count, and {@code leave} counts them down. A writer of another process does not get
+	 * in while one of them still reads.
+	 */
+	@Test
+	void readNodeThatLeftTheCohortIsHeldUntilItsLastReaderLeaves() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 1, Duration.ofMinutes(1)));
+		ZooKeeperLockRegistry other = registry(HandOffPolicy.disabled(), this.zookeeper.newClient());
+		HeldByThread first = HeldByThread.start(this.threads, registry, "doc", LockType.READ);
+		HeldByThread second = HeldByThread.start(this.threads, registry, "doc", LockType.READ);
+		HeldByThread otherReader = HeldByThread.start(this.threads, other, "doc", LockType.READ);
+		HeldByThread third = HeldByThread.start(this.threads, registry, "doc", LockType.READ);
+		assertThat(nodeOf(third)).isNotEqualTo(nodeOf(first));
+		third.release();
+		otherReader.release();
+		second.release();
+		// read through this process's session, after the deletions it sent
+		assertThat(registry.queueOf("doc")).isNotEmpty();
+		assertThatExceptionOfType(LockTimeoutException.class)
+			.as("a writer of another process while the first reader still reads")
+			.isThrownBy(() -> other.acquire("doc", LockType.WRITE, 1, Duration.ZERO));
+		first.release();
+		other.acquire("doc", LockType.WRITE, 1, LONG_WAIT).release();
+	}
+
+	/**
+	 * A reader that the held read node cannot take because its fencing tokens ran out
+	 * leads a new read node at once ({@code leadsAnotherReadNode}'s check of the room of
+	 * tokens), rather than wait for the held node's readers to leave.
+	 */
+	@Test
+	void readerPastTheRoomOfTheHeldNodesTokensLeadsANewReadNodeWhileItsReadersHold() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, LockNode.MAX_HAND_OFFS, Duration.ofHours(1)));
+		HeldByThread first = HeldByThread.start(this.threads, registry, "doc", LockType.READ);
+		for (int handOff = 1; handOff <= LockNode.MAX_HAND_OFFS; handOff++) {
+			AcquiredLock joined = registry.acquire("doc", LockType.READ, 1, LONG_WAIT);
+			assertThat(joined.fencingToken()).isEqualTo(first.lock.fencingToken() + handOff);
+			joined.release();
+		}
+		AcquiredLock next = registry.acquire("doc", LockType.READ, 1, LONG_WAIT);
+		assertThat(next.fencingToken() >> LockNode.HAND_OFF_BITS).isGreaterThan(nodeOf(first));
+		next.release();
+		first.release();
+	}
+
+	/**
+	 * A reader that the held read node takes only if nobody queues behind it, and whose
+	 * question who queues cannot be sent, acts as if another node queued (the driver's
+	 * answer for a request that failed): it leads a node of its own rather than wait for
+	 * the held node's readers. Curator refuses the request at once only when closed: the
+	 * reader then fails for want of ZooKeeper, not for the reader of its own process.
+	 */
+	@Test
+	void readerWhoseQuestionWhoQueuesCannotBeSentLeadsRatherThanWaitForTheHeldNodesReaders() throws Exception {
+		CuratorFramework client = this.zookeeper.newClient();
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 0, Duration.ofMinutes(1)), client);
+		HeldByThread.start(this.threads, registry, "doc", LockType.READ);
+		client.close();
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> registry.acquire("doc", LockType.READ, 1, Duration.ofSeconds(1)))
+			.isNotInstanceOf(LockTimeoutException.class)
+			.withMessageContaining("could not be reached");
 	}
 
 	private static long nodeOf(HeldByThread holder) {

@@ -71,6 +71,31 @@ class UncertaintyConfirmationTests {
 		}
 	}
 
+	/**
+	 * Each doubt is a generation of its own however many came before unconfirmed
+	 * ({@code markUncertain}'s advance of the generation): after many pauses during an
+	 * outage, a pause detected while the reconnection is confirmed still keeps the lock
+	 * uncertain.
+	 */
+	@Test
+	void pauseDetectedWhileAReconnectionIsConfirmedKeepsTheLockUncertainAfterManyPausesDuringTheOutage()
+			throws Exception {
+		CuratorFramework client = this.zookeeper.newClient(10_000);
+		try (LockLossDetector detector = lostTriggerDetector(client)) {
+			LockKey.Hold hold = heldBy(detector, client);
+			this.zookeeper.stop();
+			await().atMost(AWAIT).until(() -> hold.isUncertain() && !client.getZookeeperClient().isConnected());
+			for (int pause = 0; pause < Long.SIZE; pause++) {
+				detector.pauseDetected(pauseMillis(), ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS);
+			}
+			DoubtBeforeMarking doubt = new DoubtBeforeMarking(detector);
+			this.zookeeper.restart();
+			doubt.assertUncertainBeforeTheLaterConfirmation(hold);
+			await().atMost(AWAIT).until(() -> detector.isHeld(hold));
+			assertThat(hold.lossReason()).isNull();
+		}
+	}
+
 	@Test
 	void pauseDetectedDuringAnOutageWaitsForTheReconnectionAndMakesCuratorLogNoError() throws Exception {
 		CuratorFramework client = this.zookeeper.newClient(10_000);
