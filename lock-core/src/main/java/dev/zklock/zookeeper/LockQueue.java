@@ -343,10 +343,16 @@ final class LockQueue {
 		KeeperException.Code result = KeeperException.Code.get(event.getResultCode());
 		if (result == KeeperException.Code.NODEEXISTS) {
 			this.root.keyNodeExists(this.keyPath);
-			Arrival arrival = tryEnqueue(kind, holder, pauses, deadline);
-			// sent after this reply, the first look shows a node of an earlier sending
-			deleteProtected(protectedId, (arrival != null) ? arrival.firstLook().reply : null);
-			return arrival;
+			Arrival arrival = null;
+			try {
+				arrival = tryEnqueue(kind, holder, pauses, deadline);
+				return arrival;
+			}
+			finally {
+				// sent after this reply, the first look shows a node of an earlier
+				// sending
+				deleteProtected(protectedId, (arrival != null) ? arrival.firstLook().reply : null);
+			}
 		}
 		if (result == KeeperException.Code.NONODE) {
 			return null;
