@@ -173,6 +173,35 @@ class LeaderElectionTests {
 	}
 
 	@Test
+	void aYieldingLeaderHoldsTheLockUntilItsRevokedCallbackReturned() throws Exception {
+		ZooKeeperLockRegistry registry = registry();
+		BlockingQueue<Boolean> heldWhenRevoked = new LinkedBlockingQueue<>();
+		LeaderElection election = new LeaderElection(registry, "exports", new LeadershipListener() {
+
+			@Override
+			public void granted(LeaderTerm term) {
+				election().yieldLeadership();
+			}
+
+			@Override
+			public void revoked(LeaderTerm term, String reason) {
+				heldWhenRevoked.add(registry.heldLocks().stream().anyMatch((held) -> held.key().equals("exports")));
+			}
+
+		});
+		this.elections.add(election);
+		election.start();
+		for (int i = 0; i < 3; i++) {
+			assertThat(heldWhenRevoked.poll(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).as("held in revocation %d", i)
+				.isTrue();
+		}
+	}
+
+	private LeaderElection election() {
+		return this.elections.get(this.elections.size() - 1);
+	}
+
+	@Test
 	void aGrantedCallbackThatThrowsEndsTheTerm() throws Exception {
 		BlockingQueue<String> revocations = new LinkedBlockingQueue<>();
 		AtomicInteger grants = new AtomicInteger();
