@@ -58,8 +58,8 @@ class SharedLeadershipTests {
 				new ReportingCandidate(registry, "invoicing", this.initiatorReports::add));
 		this.initiator.start();
 		long initiatorToken = ReportingCandidate.tokenOf(next(this.initiatorReports));
-		this.election = new LeaderElection(new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks"),
-				"invoicing", new LeadershipListener() {
+		this.election = new LeaderElection(new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks"), "invoicing",
+				new LeadershipListener() {
 
 					@Override
 					public void granted(LeaderTerm term) {
