@@ -10,6 +10,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import com.example.feeds.FeedLeadership;
 import dev.zklock.testsupport.ReplyHoldingProxy;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
@@ -225,6 +226,21 @@ class LeaderElectionTests {
 		assertThat(revocations.poll(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).contains("cannot start the consumer");
 		await().atMost(AWAIT).until(election::isLeader);
 		assertThat(grants).hasValue(2);
+	}
+
+	@Test
+	void theGuidesFeedIsConsumedByOneInstanceAtATimeAndHandedOver() throws Exception {
+		try (FeedLeadership first = new FeedLeadership(registry());
+				FeedLeadership second = new FeedLeadership(registry())) {
+			await().atMost(AWAIT).until(() -> first.isConsuming() || second.isConsuming());
+			FeedLeadership leader = first.isConsuming() ? first : second;
+			FeedLeadership follower = (leader == first) ? second : first;
+			assertThat(follower.isConsuming()).isFalse();
+			leader.handOver();
+			await().atMost(AWAIT).until(follower::isConsuming);
+			assertThat(leader.log()).containsExactly(leader.log().get(0), "stopped");
+			assertThat(follower.log()).singleElement().asString().startsWith("consuming with token ");
+		}
 	}
 
 	@Test
