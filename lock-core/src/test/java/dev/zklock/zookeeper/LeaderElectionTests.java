@@ -145,6 +145,17 @@ class LeaderElectionTests {
 	}
 
 	@Test
+	void aLeaderWhoseServerStopsIsRevokedAndLeadsAgainOnceTheServerIsBack() throws Exception {
+		Candidate candidate = candidate(registry(), "settlements");
+		LeaderTerm term = candidate.granted();
+		this.zookeeper.stop();
+		assertThat(candidate.revoked()).contains("suspended");
+		assertThat(candidate.election.isLeader()).isFalse();
+		this.zookeeper.restart();
+		assertThat(candidate.granted().fencingToken()).isGreaterThan(term.fencingToken());
+	}
+
+	@Test
 	void closingTheLeaderRevokesItsTermBeforeAnotherCandidateIsGranted() throws Exception {
 		Candidate first = candidate(registry(), "mailer");
 		LeaderTerm firstTerm = first.granted();

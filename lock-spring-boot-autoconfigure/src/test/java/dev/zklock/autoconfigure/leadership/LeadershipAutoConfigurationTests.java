@@ -30,6 +30,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -151,6 +152,19 @@ class LeadershipAutoConfigurationTests {
 				.isInstanceOf(BeanCreationException.class)
 				.hasMessageContaining("'plain'")
 				.hasMessageContaining("Lifecycle"));
+	}
+
+	@Test
+	void initiatorNamesItsBadArguments() {
+		this.contextRunner.run((context) -> {
+			ZooKeeperLockRegistry registry = context.getBean(ZooKeeperLockRegistry.class);
+			assertThatIllegalArgumentException().isThrownBy(() -> new LeadershipInitiator(null, "orders", context))
+				.withMessageContaining("'registry'");
+			assertThatIllegalArgumentException().isThrownBy(() -> new LeadershipInitiator(registry, "", context))
+				.withMessageContaining("Election name");
+			assertThatIllegalArgumentException().isThrownBy(() -> new LeadershipInitiator(registry, "orders", null))
+				.withMessageContaining("'publisher'");
+		});
 	}
 
 	@Test
