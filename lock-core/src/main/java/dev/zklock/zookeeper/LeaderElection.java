@@ -237,23 +237,25 @@ public final class LeaderElection implements AutoCloseable {
 	/** The election's thread: one term after the other, until the election closes. */
 	private void run() {
 		boolean failing = false;
-		AcquiredLock acquired;
-		while ((acquired = acquire(failing)) != null || !isClosed()) {
-			if (acquired == null) {
+		LeaderTerm granted;
+		while ((granted = acquire(failing)) != null || !isClosed()) {
+			if (granted == null) {
 				failing = true;
 				awaitRetry();
 				continue;
 			}
 			failing = false;
-			lead(acquired);
+			lead(granted);
 		}
 	}
 
 	/**
-	 * Waits without bound for the election's lock; {@code null} if the election closed or
-	 * the acquisition failed, which is logged.
+	 * Waits without bound for the election's lock, and makes the term of the lock the
+	 * current one unless the election closed meanwhile (in the same step, so that
+	 * {@link #close()} either finds the term to revoke or keeps it from beginning);
+	 * {@code null} if the election closed or the acquisition failed, which is logged.
 	 */
-	private @Nullable AcquiredLock acquire(boolean failing) {
+	private @Nullable LeaderTerm acquire(boolean failing) {
 		this.lock.lock();
 		try {
 			if (this.closed) {
@@ -284,11 +286,16 @@ public final class LeaderElection implements AutoCloseable {
 			this.acquiring = false;
 			// the interrupt of close(), which may land after the acquisition returned
 			Thread.interrupted();
-			if (this.closed && acquired != null) {
+			if (acquired == null) {
+				return null;
+			}
+			if (this.closed) {
 				acquired.release();
 				return null;
 			}
-			return acquired;
+			this.term = new LeaderTerm(acquired);
+			this.revocation = null;
+			return this.term;
 		}
 		finally {
 			this.lock.unlock();
@@ -312,19 +319,11 @@ public final class LeaderElection implements AutoCloseable {
 	}
 
 	/**
-	 * One term: granted, held until something asks for its end, revoked, and its lock
-	 * released.
+	 * One term, the current one: granted, held until something asks for its end, revoked,
+	 * and its lock released.
 	 */
-	private void lead(AcquiredLock acquired) {
-		LeaderTerm granted = new LeaderTerm(acquired);
-		this.lock.lock();
-		try {
-			this.term = granted;
-			this.revocation = null;
-		}
-		finally {
-			this.lock.unlock();
-		}
+	private void lead(LeaderTerm granted) {
+		AcquiredLock acquired = granted.lock();
 		acquired.whenInvalidated().thenAccept((reason) -> revoke(granted, reason));
 		logger.info("Leader election '{}' granted this candidate a term (fencing token {})",
 				AbbreviatedKey.of(this.name), granted.fencingToken());

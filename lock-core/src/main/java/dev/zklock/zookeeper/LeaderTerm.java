@@ -62,6 +62,10 @@ public final class LeaderTerm implements LockHandle {
 		return this.grantedAt;
 	}
 
+	AcquiredLock lock() {
+		return this.lock;
+	}
+
 	void revoke() {
 		this.revoked = true;
 	}
