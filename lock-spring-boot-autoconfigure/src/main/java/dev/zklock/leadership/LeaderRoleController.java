@@ -18,11 +18,11 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Starts the {@link LeaderOnly @LeaderOnly} beans when a {@link LeadershipInitiator}'s
- * instance is granted a term, and stops them, in reverse order, when the term is revoked,
- * as Spring Integration's {@code SmartLifecycleRoleController} does for a role. It runs
- * on the election's thread, so a term's beans have stopped before its lock is released
- * when the leader yields or leaves. A bean that fails to start or stop is logged, and the
- * others go on.
+ * instance is granted a term, in the order they are defined, and stops them, in reverse
+ * order, when the term is revoked, as Spring Integration's
+ * {@code SmartLifecycleRoleController} does for a role. It runs on the election's thread,
+ * so a term's beans have stopped before its lock is released when the leader yields or
+ * leaves. A bean that fails to start or stop is logged, and the others go on.
  */
 public class LeaderRoleController implements ApplicationListener<LeadershipEvent>, SmartInitializingSingleton {
 
@@ -69,14 +69,6 @@ public class LeaderRoleController implements ApplicationListener<LeadershipEvent
 			found.put(name, lifecycle);
 		});
 		this.roleBeans = found;
-	}
-
-	/**
-	 * The names of the leader-only beans.
-	 * @return the bean names, in the order they start
-	 */
-	public List<String> getRoleBeanNames() {
-		return List.copyOf(this.roleBeans.keySet());
 	}
 
 	@Override
