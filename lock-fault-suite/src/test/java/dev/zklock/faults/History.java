@@ -59,6 +59,17 @@ record History(String worker, List<HistoryEvent> events) {
 	}
 
 	/**
+	 * Whether a candidate wrote as a leader after a time: one of its terms, begun then or
+	 * before (a term outlasts faults that leave it valid), had a write accepted after it.
+	 * @param thread the candidate's thread
+	 * @param since the time, on the store's clock
+	 * @return whether it did
+	 */
+	boolean ledAfter(String thread, long since) {
+		return holds().stream().anyMatch((hold) -> hold.thread().equals(thread) && hold.completedAfter(since));
+	}
+
+	/**
 	 * Whether a thread made a hold that did its work after a time (an accepted write; for
 	 * a reader or a semaphore's holder, a valid sample).
 	 * @param thread the thread's name

@@ -261,6 +261,19 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void aTermBegunBeforeTheFaultsClearedThatWritesAfterwardsIsProgress() {
+		long begun = QUIET_FROM - 1_000;
+		History w1 = history("w1", candidate("w1-leader"),
+				event(begun, "w1-leader", HistoryEvent.Type.ACQUIRED, "leader", 10, "EXCLUSIVE"),
+				event(RECENT, "w1-leader", HistoryEvent.Type.READ, "leader", 10, "0"),
+				sample(RECENT + 20, "w1-leader", "leader", 10, true, RECENT + 15),
+				event(RECENT + 30, "w1-leader", HistoryEvent.Type.WRITE, "leader", 10, "1 ACCEPTED"),
+				sample(RECENT + 40, "w1-leader", "leader", 10, true, RECENT + 35));
+		History w2 = history("w2", candidate("w2-leader"));
+		assertThat(check(List.of(w1, w2), List.of(write("leader", 10, 1, true)), Map.of("leader", 1L))).isEmpty();
+	}
+
+	@Test
 	void candidatesOfWhichNoneLedAfterTheFaultsClearedMadeNoProgress() {
 		History w1 = history("w1", candidate("w1-leader"),
 				hold("w1-leader", "leader", 10, QUIET_FROM - 1_000, 1, true, true));

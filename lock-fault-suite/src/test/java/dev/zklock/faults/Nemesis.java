@@ -100,10 +100,17 @@ final class Nemesis {
 		long healedAt = this.run.now();
 		this.run.faultsCleared();
 		this.injected.merge(step.fault(), 1, Integer::sum);
-		awaitRecovery(step, healedAt);
 		// The stalled holder writes once the others could take its lock over, if it was
-		// lost; a killed holder is gone, one whose release was in flight went on already
-		if (stalled != null && step.fault() != NemesisFault.KILL && step.fault() != NemesisFault.RELEASE_IN_FLIGHT) {
+		// lost; a killed holder is gone, one whose release was in flight went on already.
+		// A stalled leader writes at once: if the fault left its term valid, no other
+		// candidate can lead until it goes on
+		boolean proceeds = stalled != null && step.fault() != NemesisFault.KILL
+				&& step.fault() != NemesisFault.RELEASE_IN_FLIGHT;
+		if (proceeds && worker.kind() == WorkerKind.LEADER) {
+			worker.send("proceed");
+		}
+		awaitRecovery(step, healedAt);
+		if (proceeds && worker.kind() != WorkerKind.LEADER) {
 			worker.send("proceed");
 		}
 		this.run.report("#%d healed%s; every live worker held again within %d ms", step.number(), detail,

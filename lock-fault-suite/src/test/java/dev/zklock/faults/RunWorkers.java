@@ -135,8 +135,8 @@ final class RunWorkers implements AutoCloseable {
 	}
 
 	/**
-	 * Whether a candidate of a leader worker, if there are any, made a hold that did its
-	 * work after a time.
+	 * Whether a candidate of a leader worker, if there are any, wrote as a leader after a
+	 * time ({@link History#ledAfter}).
 	 * @param histories the histories of the workers
 	 * @param since the time, on the store's clock
 	 * @return whether one did, or there are no candidates
@@ -147,7 +147,7 @@ final class RunWorkers implements AutoCloseable {
 			for (String thread : history.threads()) {
 				if (history.isCandidate(thread)) {
 					candidates = true;
-					if (history.progressed(thread, since)) {
+					if (history.ledAfter(thread, since)) {
 						return true;
 					}
 				}
