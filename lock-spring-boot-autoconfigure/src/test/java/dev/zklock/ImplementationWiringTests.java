@@ -11,8 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The compiled classes of the auto-configuration reach the ZooKeeper locks of
- * {@code lock-core} only where they are wired and shown to operators: the annotation, its
- * interceptor and the JDBC fence work through the API alone.
+ * {@code lock-core} only where they are wired, shown to operators, or elect a leader (the
+ * election is ZooKeeper's, {@code LeaderElection}): the annotation, its interceptor and
+ * the JDBC fence work through the API alone.
  */
 class ImplementationWiringTests {
 
@@ -21,7 +22,7 @@ class ImplementationWiringTests {
 	@Test
 	void onlyTheAutoConfigurationAndTheEndpointKnowTheImplementation() {
 		noClasses().that()
-			.resideOutsideOfPackages("dev.zklock.autoconfigure..", "dev.zklock.actuate..")
+			.resideOutsideOfPackages("dev.zklock.autoconfigure..", "dev.zklock.actuate..", "dev.zklock.leadership..")
 			.should()
 			.dependOnClassesThat()
 			.resideInAPackage("dev.zklock.zookeeper..")
