@@ -234,8 +234,9 @@ class ClusteredJobTests {
 	}
 
 	/**
-	 * Records the run of the calling job, as {@link Run}, after running for
-	 * {@code test.run-millis}.
+	 * Records the run of a job, as {@link Run}, after running for
+	 * {@code test.run-millis}: the scheduled time that the job's record says it claimed,
+	 * and the fencing token of its lock.
 	 */
 	static final class RunRecorder {
 
@@ -252,10 +253,9 @@ class ClusteredJobTests {
 			this.runMillis = runMillis;
 		}
 
-		void run() throws InterruptedException {
+		void run(String job) throws InterruptedException {
 			long start = System.currentTimeMillis();
-			String key = LockHandle.current().key();
-			JobRecord claim = this.records.read(key.substring(key.indexOf(':') + 1));
+			JobRecord claim = this.records.read(job);
 			Thread.sleep(this.runMillis);
 			runs.add(new Run(claim.scheduledTime(), this.instance, start, System.currentTimeMillis(),
 					LockHandle.current().fencingToken()));
@@ -288,14 +288,17 @@ class ClusteredJobTests {
 
 		private final RunRecorder recorder;
 
-		FixedRateJob(RunRecorder recorder) {
+		private final String job;
+
+		FixedRateJob(RunRecorder recorder, @Value("${test.job}") String job) {
 			this.recorder = recorder;
+			this.job = job;
 		}
 
 		@Scheduled(fixedRate = 400)
 		@ClusteredJob(name = "${test.job}")
 		void tick() throws InterruptedException {
-			this.recorder.run();
+			this.recorder.run(this.job);
 		}
 
 	}
@@ -312,7 +315,7 @@ class ClusteredJobTests {
 		@Scheduled(cron = "* * * * * *")
 		@ClusteredJob(name = "every-second")
 		void tick() throws InterruptedException {
-			this.recorder.run();
+			this.recorder.run("every-second");
 		}
 
 	}
@@ -329,7 +332,7 @@ class ClusteredJobTests {
 		@Scheduled(fixedDelay = 400)
 		@ClusteredJob(name = "fixed-delay")
 		void tick() throws InterruptedException {
-			this.recorder.run();
+			this.recorder.run("fixed-delay");
 		}
 
 	}
@@ -357,7 +360,7 @@ class ClusteredJobTests {
 		@Scheduled(cron = "0 0 0 1 1 *")
 		@ClusteredJob(name = "yearly")
 		void tick() throws InterruptedException {
-			this.recorder.run();
+			this.recorder.run("yearly");
 		}
 
 	}
@@ -374,7 +377,7 @@ class ClusteredJobTests {
 		@Scheduled(cron = "0 0 0 1 1 *")
 		@ClusteredJob(name = "yearly-catch-up", missedRuns = MissedRuns.RUN_ONCE)
 		void tick() throws InterruptedException {
-			this.recorder.run();
+			this.recorder.run("yearly-catch-up");
 		}
 
 	}
