@@ -139,8 +139,10 @@ public class ClusteredJobAnnotationBeanPostProcessor implements BeanPostProcesso
 			resolved = (this.resolver != null) ? this.resolver.resolveStringValue(name) : name;
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidClusteredJobException(description,
-					"its name '" + name + "' does not resolve: " + ex.getMessage(),
+			resolved = null;
+		}
+		if (resolved == null || resolved.contains("${")) {
+			throw new InvalidClusteredJobException(description, "its name '" + name + "' does not resolve",
 					"Define the placeholder's property, or give it a default: ${property:default}.");
 		}
 		if (!StringUtils.hasText(resolved)) {
