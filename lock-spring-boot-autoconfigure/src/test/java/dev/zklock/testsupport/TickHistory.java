@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -21,11 +22,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The runs of a clustered job, as the runs themselves recorded them (in a list, or
- * appended to a file shared by several JVMs, one line per run), and the checks of what
- * the job promises: no scheduled time ran twice, no two runs overlapped, and every
- * scheduled time of the grid ran, or passed while a run was in progress and was covered
- * by the late run after it. Times are the wall clock of the machine, which all the JVMs
- * of a test share (the skew of a test is what their schedulers see, not this clock).
+ * appended to a file shared by several JVMs, a line at the start and at the end of each
+ * run), and the checks of what the job promises: no scheduled time ran twice, no two runs
+ * overlapped, and every scheduled time of the grid ran, or passed while a run was in
+ * progress and was covered by the late run after it. Times are the wall clock of the
+ * machine, which all the JVMs of a test share (the skew of a test is what their
+ * schedulers see, not this clock).
  */
 public final class TickHistory {
 
@@ -45,13 +47,70 @@ public final class TickHistory {
 	}
 
 	/**
-	 * The history that runs appended to a file.
+	 * The history that runs appended to a file: a line when each run started, and one
+	 * when it ended. A run that never ended (its JVM was killed) ends, for the checks,
+	 * when the test says its instance died.
 	 * @param file the file
+	 * @param deaths when the killed instances died, on the machine's wall clock, plus how
+	 * long their lock outlived them (their session timeout), by instance
 	 * @return the history
 	 */
-	public static TickHistory read(Path file) {
+	public static TickHistory read(Path file, Map<String, Long> deaths) {
+		List<String> lines;
 		try {
-			return new TickHistory(Files.readAllLines(file).stream().map(Run::parse).toList());
+			lines = Files.exists(file) ? Files.readAllLines(file) : List.of();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		Map<String, Run> runs = new LinkedHashMap<>();
+		for (String line : lines) {
+			String[] fields = line.split(" ");
+			Run run = new Run(Instant.parse(fields[1]), fields[2], Long.parseLong(fields[3]), Long.MAX_VALUE,
+					Long.parseLong(fields[4]));
+			String id = fields[1] + " " + fields[2] + " " + fields[4];
+			if (fields[0].equals("S")) {
+				runs.put(id, new Run(run.scheduledTime(), run.instance(), run.startMillis(),
+						deaths.getOrDefault(run.instance(), Long.MAX_VALUE), run.fencingToken()));
+			}
+			else {
+				Run started = runs.get(id);
+				runs.put(id, new Run(started.scheduledTime(), started.instance(), started.startMillis(),
+						run.startMillis(), started.fencingToken()));
+			}
+		}
+		return new TickHistory(new ArrayList<>(runs.values()));
+	}
+
+	/**
+	 * Appends the start of a run to a file, in one write of one line, so that the lines
+	 * of several JVMs do not mix.
+	 * @param file the file
+	 * @param scheduledTime the scheduled time it runs
+	 * @param instance the instance that runs it
+	 * @param fencingToken the fencing token of its lock
+	 */
+	public static void started(Path file, Instant scheduledTime, String instance, long fencingToken) {
+		append(file, "S", scheduledTime, instance, fencingToken);
+	}
+
+	/**
+	 * Appends the end of a run to a file.
+	 * @param file the file
+	 * @param scheduledTime the scheduled time it ran
+	 * @param instance the instance that ran it
+	 * @param fencingToken the fencing token of its lock
+	 */
+	public static void ended(Path file, Instant scheduledTime, String instance, long fencingToken) {
+		append(file, "E", scheduledTime, instance, fencingToken);
+	}
+
+	private static void append(Path file, String event, Instant scheduledTime, String instance, long fencingToken) {
+		String line = event + " " + scheduledTime + " " + instance + " " + System.currentTimeMillis() + " "
+				+ fencingToken + "\n";
+		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+				StandardOpenOption.APPEND)) {
+			channel.write(ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8)));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -59,19 +118,11 @@ public final class TickHistory {
 	}
 
 	/**
-	 * Appends a run to a file, in one write of one line, so that the lines of several
-	 * JVMs do not mix.
-	 * @param file the file
-	 * @param run the run
+	 * The runs that started but have not ended, and whose instance did not die.
+	 * @return the runs in progress
 	 */
-	public static void append(Path file, Run run) {
-		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-				StandardOpenOption.APPEND)) {
-			channel.write(ByteBuffer.wrap((run.format() + "\n").getBytes(StandardCharsets.UTF_8)));
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+	public List<Run> inProgress() {
+		return this.runs.stream().filter((run) -> run.endMillis() == Long.MAX_VALUE).toList();
 	}
 
 	public List<Run> runs() {
@@ -164,17 +215,6 @@ public final class TickHistory {
 	 * @param fencingToken the fencing token of its lock
 	 */
 	public record Run(Instant scheduledTime, String instance, long startMillis, long endMillis, long fencingToken) {
-
-		String format() {
-			return this.scheduledTime + " " + this.instance + " " + this.startMillis + " " + this.endMillis + " "
-					+ this.fencingToken;
-		}
-
-		static Run parse(String line) {
-			String[] fields = line.split(" ");
-			return new Run(Instant.parse(fields[0]), fields[1], Long.parseLong(fields[2]), Long.parseLong(fields[3]),
-					Long.parseLong(fields[4]));
-		}
 
 	}
 
