@@ -38,7 +38,7 @@ class ClusteredJobProcessTests {
 	@Test
 	void twoInstancesRunEachSecondOnce() {
 		try (ClusteredJobCluster cluster = new ClusteredJobCluster(zookeeper.connectString(), this.directory, PERIOD,
-				Duration.ofMillis(1), List.of(SKEW, SKEW.negated()))) {
+				Duration.ofMillis(1), List.of(SKEW, SKEW.negated()), Duration.ZERO)) {
 			TickHistory history = cluster.awaitRuns(12);
 			history.eachScheduledTimeRanOnce().noRunsOverlapped().fencingTokensIncrease();
 			assertThat(history.everyScheduledTimeRanOrWasCovered((time) -> time.plus(PERIOD), SKEW)).isEmpty();
@@ -48,7 +48,7 @@ class ClusteredJobProcessTests {
 	@Test
 	void threeInstancesRunRunsOfOneAndAHalfSecondsOneAfterTheOther() {
 		try (ClusteredJobCluster cluster = new ClusteredJobCluster(zookeeper.connectString(), this.directory, PERIOD,
-				PERIOD.multipliedBy(3).dividedBy(2), List.of(SKEW, Duration.ZERO, SKEW.negated()))) {
+				PERIOD.multipliedBy(3).dividedBy(2), List.of(SKEW, Duration.ZERO, SKEW.negated()), Duration.ZERO)) {
 			TickHistory history = cluster.awaitRuns(8);
 			history.eachScheduledTimeRanOnce().noRunsOverlapped().fencingTokensIncrease();
 			assertThat(history.everyScheduledTimeRanOrWasCovered((time) -> time.plus(PERIOD), SKEW.multipliedBy(2)))

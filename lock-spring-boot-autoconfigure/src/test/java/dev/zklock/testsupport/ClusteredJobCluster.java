@@ -24,7 +24,9 @@ public final class ClusteredJobCluster implements AutoCloseable {
 
 	private final Map<String, JvmProcess> instances = new LinkedHashMap<>();
 
-	private final Map<String, Long> deaths = new LinkedHashMap<>();
+	private final Map<String, Long> stoppedAt = new LinkedHashMap<>();
+
+	private final Duration lockOutlivesStop;
 
 	/**
 	 * Starts the instances, one per clock offset, named {@code i0}, {@code i1}...
@@ -33,10 +35,13 @@ public final class ClusteredJobCluster implements AutoCloseable {
 	 * @param period the job's fixed rate
 	 * @param runTime how long each run takes
 	 * @param clockOffsets how far each instance's scheduler clock is off the machine's
+	 * @param lockOutlivesStop how long the lock of a killed or paused instance outlives
+	 * it, at most: its session timeout, plus a tick of the server
 	 */
 	public ClusteredJobCluster(String connectString, Path directory, Duration period, Duration runTime,
-			List<Duration> clockOffsets) {
+			List<Duration> clockOffsets, Duration lockOutlivesStop) {
 		this.history = directory.resolve("history");
+		this.lockOutlivesStop = lockOutlivesStop;
 		for (int i = 0; i < clockOffsets.size(); i++) {
 			String instance = "i" + i;
 			this.instances.put(instance,
@@ -52,7 +57,7 @@ public final class ClusteredJobCluster implements AutoCloseable {
 	 * @return the history
 	 */
 	public TickHistory history() {
-		return TickHistory.read(this.history, this.deaths);
+		return TickHistory.read(this.history, this.stoppedAt, this.lockOutlivesStop);
 	}
 
 	/**
@@ -67,14 +72,12 @@ public final class ClusteredJobCluster implements AutoCloseable {
 
 	/**
 	 * Waits for a run to start and kills its instance with SIGKILL.
-	 * @param lockOutlivesDeath how long the killed instance's lock outlives it: its
-	 * session timeout, plus the server's tick
 	 * @return the instance killed
 	 */
-	public String killRunningInstance(Duration lockOutlivesDeath) {
+	public String killRunningInstance() {
 		String instance = awaitRunningInstance();
+		this.stoppedAt.put(instance, System.currentTimeMillis());
 		this.instances.get(instance).kill();
-		this.deaths.put(instance, System.currentTimeMillis() + lockOutlivesDeath.toMillis());
 		return instance;
 	}
 
@@ -85,6 +88,7 @@ public final class ClusteredJobCluster implements AutoCloseable {
 	 */
 	public String pauseRunningInstance() throws Exception {
 		String instance = awaitRunningInstance();
+		this.stoppedAt.put(instance, System.currentTimeMillis());
 		this.instances.get(instance).pause();
 		return instance;
 	}

@@ -33,8 +33,12 @@ public final class TickHistory {
 
 	private final List<Run> runs;
 
-	private TickHistory(List<Run> runs) {
+	/** The runs of stopped instances, with when their lock was lost at the latest. */
+	private final Map<Run, Long> lockHeldUntil;
+
+	private TickHistory(List<Run> runs, Map<Run, Long> lockHeldUntil) {
 		this.runs = runs.stream().sorted(Comparator.comparing(Run::scheduledTime)).toList();
+		this.lockHeldUntil = lockHeldUntil;
 	}
 
 	/**
@@ -43,19 +47,24 @@ public final class TickHistory {
 	 * @return the history
 	 */
 	public static TickHistory of(List<Run> runs) {
-		return new TickHistory(new ArrayList<>(runs));
+		return new TickHistory(new ArrayList<>(runs), Map.of());
 	}
 
 	/**
 	 * The history that runs appended to a file: a line when each run started, and one
-	 * when it ended. A run that never ended (its JVM was killed) ends, for the checks,
-	 * when the test says its instance died.
+	 * when it ended. An instance that the test killed or paused during a run stopped
+	 * acting then: for the checks, that run ended then, whether it never ended (killed)
+	 * or ended after its instance resumed (paused; from then on only its fencing token
+	 * keeps it apart from the runs that follow). Its lock outlived it until its session
+	 * expired: the scheduled times that passed meanwhile count as passed while it ran.
 	 * @param file the file
-	 * @param deaths when the killed instances died, on the machine's wall clock, plus how
-	 * long their lock outlived them (their session timeout), by instance
+	 * @param stoppedAt when the killed or paused instances stopped, on the machine's wall
+	 * clock, by instance
+	 * @param lockOutlivesStop how long the lock of a stopped instance outlived it, at
+	 * most
 	 * @return the history
 	 */
-	public static TickHistory read(Path file, Map<String, Long> deaths) {
+	public static TickHistory read(Path file, Map<String, Long> stoppedAt, Duration lockOutlivesStop) {
 		List<String> lines;
 		try {
 			lines = Files.exists(file) ? Files.readAllLines(file) : List.of();
@@ -66,20 +75,33 @@ public final class TickHistory {
 		Map<String, Run> runs = new LinkedHashMap<>();
 		for (String line : lines) {
 			String[] fields = line.split(" ");
-			Run run = new Run(Instant.parse(fields[1]), fields[2], Long.parseLong(fields[3]), Long.MAX_VALUE,
-					Long.parseLong(fields[4]));
 			String id = fields[1] + " " + fields[2] + " " + fields[4];
+			long millis = Long.parseLong(fields[3]);
+			Run started = runs.get(id);
 			if (fields[0].equals("S")) {
-				runs.put(id, new Run(run.scheduledTime(), run.instance(), run.startMillis(),
-						deaths.getOrDefault(run.instance(), Long.MAX_VALUE), run.fencingToken()));
+				runs.put(id, new Run(Instant.parse(fields[1]), fields[2], millis, Long.MAX_VALUE,
+						Long.parseLong(fields[4])));
 			}
 			else {
-				Run started = runs.get(id);
-				runs.put(id, new Run(started.scheduledTime(), started.instance(), started.startMillis(),
-						run.startMillis(), started.fencingToken()));
+				runs.put(id, new Run(started.scheduledTime(), started.instance(), started.startMillis(), millis,
+						started.fencingToken()));
 			}
 		}
-		return new TickHistory(new ArrayList<>(runs.values()));
+		List<Run> cut = new ArrayList<>();
+		Map<Run, Long> lockHeldUntil = new LinkedHashMap<>();
+		for (Run run : runs.values()) {
+			Long stopped = stoppedAt.get(run.instance());
+			if (stopped != null && run.startMillis() < stopped && run.endMillis() > stopped) {
+				Run stoppedRun = new Run(run.scheduledTime(), run.instance(), run.startMillis(), stopped,
+						run.fencingToken());
+				cut.add(stoppedRun);
+				lockHeldUntil.put(stoppedRun, stopped + lockOutlivesStop.toMillis());
+			}
+			else {
+				cut.add(run);
+			}
+		}
+		return new TickHistory(cut, lockHeldUntil);
 	}
 
 	/**
@@ -118,7 +140,7 @@ public final class TickHistory {
 	}
 
 	/**
-	 * The runs that started but have not ended, and whose instance did not die.
+	 * The runs that started but have not ended, and whose instance did not lose its lock.
 	 * @return the runs in progress
 	 */
 	public List<Run> inProgress() {
@@ -180,8 +202,8 @@ public final class TickHistory {
 
 	/**
 	 * Checks that every scheduled time of the grid, between the first and the last run,
-	 * ran, or passed while a run was in progress (give or take the tolerance) and so was
-	 * covered by the next run.
+	 * ran, or passed while a run was in progress or its stopped instance still held the
+	 * lock (give or take the tolerance), and so was covered by the next run.
 	 * @param next the time of the grid after a time
 	 * @param tolerance how far the clocks of the instances' schedulers are apart, at most
 	 * @return the scheduled times that were covered rather than run
@@ -195,7 +217,7 @@ public final class TickHistory {
 				long at = time.toEpochMilli();
 				boolean inProgress = this.runs.stream()
 					.anyMatch((run) -> run.startMillis() <= at + tolerance.toMillis()
-							&& run.endMillis() >= at - tolerance.toMillis());
+							&& this.lockHeldUntil.getOrDefault(run, run.endMillis()) >= at - tolerance.toMillis());
 				assertThat(inProgress)
 					.as("scheduled time %s, not run, passed while a run was in progress (runs %s)", time, this.runs)
 					.isTrue();
