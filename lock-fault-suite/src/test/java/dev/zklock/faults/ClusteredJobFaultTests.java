@@ -23,8 +23,9 @@ import static org.awaitility.Awaitility.await;
  * another paused with SIGSTOP during its run past its session timeout and resumed,
  * ZooKeeper restarted between ticks, and every instance stopped and started again. Every
  * second runs once; runs never overlap while their instance holds the job's lock; a
- * second that passed while a dead or paused instance's lock outlived it is covered by the
- * late run after it; and the later a second, the greater the fencing token of its run.
+ * second that passed while a dead or paused instance's lock outlived it, or while the
+ * instances could not reach the restarting ZooKeeper, is covered by the late run after
+ * it; and the later a second, the greater the fencing token of its run.
  */
 class ClusteredJobFaultTests {
 
@@ -40,6 +41,11 @@ class ClusteredJobFaultTests {
 	 */
 	private static final Duration LOCK_OUTLIVES_INSTANCE = Duration
 		.ofMillis(ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS + 1_000);
+
+	/**
+	 * How long the instances take to reach ZooKeeper again after its restart, at most.
+	 */
+	private static final Duration RECONNECT = Duration.ofSeconds(3);
 
 	@RegisterExtension
 	static final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
@@ -62,8 +68,10 @@ class ClusteredJobFaultTests {
 			cluster.resume(paused);
 			cluster.awaitRuns(cluster.history().size() + 10);
 			await().atMost(Duration.ofMinutes(1)).until(() -> cluster.history().inProgress().isEmpty());
+			long restarting = System.currentTimeMillis();
 			zookeeper.restart();
-			TickHistory history = cluster.awaitRuns(cluster.history().size() + 30);
+			long restarted = System.currentTimeMillis() + RECONNECT.toMillis();
+			TickHistory history = cluster.awaitRuns(cluster.history().size() + 30).withOutage(restarting, restarted);
 			check(history);
 			before = history.size();
 		}

@@ -39,6 +39,9 @@ final class ClusteredJobTask implements SchedulingAwareRunnable, Trigger {
 
 	private static final Logger logger = LoggerFactory.getLogger(ClusteredJobTask.class);
 
+	/** How soon a firing that could not reach ZooKeeper tries again. */
+	private static final Duration RETRY_DELAY = Duration.ofMillis(200);
+
 	private final String job;
 
 	private final Runnable method;
@@ -67,6 +70,12 @@ final class ClusteredJobTask implements SchedulingAwareRunnable, Trigger {
 	/** The scheduler's clock, from the trigger context. */
 	private volatile Clock clock = Clock.systemUTC();
 
+	/**
+	 * Whether the last firing could not reach ZooKeeper, so that the next one tries its
+	 * time again soon rather than at the next scheduled time.
+	 */
+	private volatile boolean retry;
+
 	ClusteredJobTask(String job, Runnable method, JobTimetable timetable, boolean catchUp, LockTemplate lockTemplate,
 			JobRecords records, String instance, Duration lockWait, @Nullable ClusteredJobMetrics metrics) {
 		this.job = job;
@@ -84,8 +93,16 @@ final class ClusteredJobTask implements SchedulingAwareRunnable, Trigger {
 	public @Nullable Instant nextExecution(TriggerContext triggerContext) {
 		this.clock = triggerContext.getClock();
 		Instant now = this.clock.instant();
-		JobRecord last = readQuietly();
 		Instant tick = this.tick;
+		if (tick != null && this.retry) {
+			this.retry = false;
+			Instant soon = now.plus(RETRY_DELAY);
+			Instant next = this.timetable.next(tick, null, now);
+			return (next == null || soon.isBefore(next)) ? soon : next;
+		}
+		// ZooKeeper is read on the scheduler's thread only when the answer depends on it
+		boolean needsRecord = (tick != null) ? this.timetable.countsFromLastRun() : this.catchUp;
+		JobRecord last = needsRecord ? readQuietly() : null;
 		Instant next = (tick != null) ? this.timetable.next(tick, last, now)
 				: this.timetable.first(now, last, this.catchUp);
 		this.tick = next;
@@ -122,7 +139,8 @@ final class ClusteredJobTask implements SchedulingAwareRunnable, Trigger {
 			logger.warn("Job '{}' lost its lock while it ran: {}", this.job, ex.getMessage());
 		}
 		catch (LockAcquisitionException | JobRecordsException ex) {
-			logger.warn("Job '{}' did not run for {}: {}", this.job, tick, ex.getMessage());
+			this.retry = true;
+			logger.warn("Job '{}' did not run for {} yet: {}", this.job, tick, ex.getMessage());
 		}
 		finally {
 			if (this.metrics != null) {

@@ -1,8 +1,5 @@
 package dev.zklock.scheduling;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.PathUtils;
 import org.apache.curator.utils.ZKPaths;
@@ -66,33 +63,6 @@ public final class JobRecords {
 	public @Nullable JobRecord read(String job) {
 		Versioned versioned = readVersioned(job);
 		return (versioned != null) ? versioned.record() : null;
-	}
-
-	/**
-	 * The records of all the jobs under the root path, those of other applications that
-	 * share it too, by name.
-	 * @return the records
-	 * @throws IllegalStateException if ZooKeeper cannot be read
-	 */
-	public List<JobRecord> all() {
-		List<String> jobs;
-		try {
-			jobs = this.client.getChildren().forPath(this.rootPath);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return List.of();
-		}
-		catch (Exception ex) {
-			throw failure("read the jobs under " + this.rootPath, ex);
-		}
-		List<JobRecord> records = new ArrayList<>();
-		jobs.stream().sorted().forEach((job) -> {
-			JobRecord record = read(job);
-			if (record != null) {
-				records.add(record);
-			}
-		});
-		return records;
 	}
 
 	@Nullable Versioned readVersioned(String job) {

@@ -22,6 +22,13 @@ import org.springframework.scheduling.support.SimpleTriggerContext;
 sealed interface JobTimetable {
 
 	/**
+	 * Whether the next firing time depends on the last run, wherever it ran, so that
+	 * {@link #next} needs the job's record.
+	 * @return whether the timetable counts from the last run
+	 */
+	boolean countsFromLastRun();
+
+	/**
 	 * The time at which an instance fires first.
 	 * @param now the scheduler's time
 	 * @param last the job's record, or {@code null} if it never ran
@@ -110,6 +117,11 @@ sealed interface JobTimetable {
 		private static final int WIDER = 32;
 
 		@Override
+		public boolean countsFromLastRun() {
+			return false;
+		}
+
+		@Override
 		public @Nullable Instant first(Instant now, @Nullable JobRecord last, boolean catchUp) {
 			Instant first = this.after.apply(now.plus(this.initialDelay).minusNanos(1));
 			if (catchUp && last != null) {
@@ -165,6 +177,11 @@ sealed interface JobTimetable {
 	 * @param initialDelay how long after start-up this instance fires first
 	 */
 	record FixedDelay(Duration delay, Duration initialDelay) implements JobTimetable {
+
+		@Override
+		public boolean countsFromLastRun() {
+			return true;
+		}
 
 		@Override
 		public Instant first(Instant now, @Nullable JobRecord last, boolean catchUp) {

@@ -36,9 +36,26 @@ public final class TickHistory {
 	/** The runs of stopped instances, with when their lock was lost at the latest. */
 	private final Map<Run, Long> lockHeldUntil;
 
-	private TickHistory(List<Run> runs, Map<Run, Long> lockHeldUntil) {
+	/** When ZooKeeper could not be reached, as pairs of wall-clock millis. */
+	private final List<long[]> outages;
+
+	private TickHistory(List<Run> runs, Map<Run, Long> lockHeldUntil, List<long[]> outages) {
 		this.runs = runs.stream().sorted(Comparator.comparing(Run::scheduledTime)).toList();
 		this.lockHeldUntil = lockHeldUntil;
+		this.outages = outages;
+	}
+
+	/**
+	 * This history, knowing that ZooKeeper could not be reached for a while: a scheduled
+	 * time that passed meanwhile may be covered by the run after it.
+	 * @param fromMillis when the outage began, on the machine's wall clock
+	 * @param toMillis when the instances could reach ZooKeeper again, at the latest
+	 * @return the history
+	 */
+	public TickHistory withOutage(long fromMillis, long toMillis) {
+		List<long[]> outages = new ArrayList<>(this.outages);
+		outages.add(new long[] { fromMillis, toMillis });
+		return new TickHistory(this.runs, this.lockHeldUntil, outages);
 	}
 
 	/**
@@ -47,7 +64,7 @@ public final class TickHistory {
 	 * @return the history
 	 */
 	public static TickHistory of(List<Run> runs) {
-		return new TickHistory(new ArrayList<>(runs), Map.of());
+		return new TickHistory(new ArrayList<>(runs), Map.of(), List.of());
 	}
 
 	/**
@@ -101,7 +118,7 @@ public final class TickHistory {
 				cut.add(run);
 			}
 		}
-		return new TickHistory(cut, lockHeldUntil);
+		return new TickHistory(cut, lockHeldUntil, List.of());
 	}
 
 	/**
@@ -202,8 +219,9 @@ public final class TickHistory {
 
 	/**
 	 * Checks that every scheduled time of the grid, between the first and the last run,
-	 * ran, or passed while a run was in progress or its stopped instance still held the
-	 * lock (give or take the tolerance), and so was covered by the next run.
+	 * ran, or passed while a run was in progress, its stopped instance still held the
+	 * lock, or ZooKeeper could not be reached (give or take the tolerance), and so was
+	 * covered by the next run.
 	 * @param next the time of the grid after a time
 	 * @param tolerance how far the clocks of the instances' schedulers are apart, at most
 	 * @return the scheduled times that were covered rather than run
@@ -215,9 +233,12 @@ public final class TickHistory {
 			for (Instant time = next.apply(previous); time
 				.isBefore(this.runs.get(i).scheduledTime()); time = next.apply(time)) {
 				long at = time.toEpochMilli();
+				long slack = tolerance.toMillis();
 				boolean inProgress = this.runs.stream()
-					.anyMatch((run) -> run.startMillis() <= at + tolerance.toMillis()
-							&& this.lockHeldUntil.getOrDefault(run, run.endMillis()) >= at - tolerance.toMillis());
+					.anyMatch((run) -> run.startMillis() <= at + slack
+							&& this.lockHeldUntil.getOrDefault(run, run.endMillis()) >= at - slack)
+						|| this.outages.stream()
+							.anyMatch((outage) -> outage[0] <= at + slack && outage[1] >= at - slack);
 				assertThat(inProgress)
 					.as("scheduled time %s, not run, passed while a run was in progress (runs %s)", time, this.runs)
 					.isTrue();
