@@ -199,7 +199,7 @@ class TwoInstancesTests {
 			assertThat(jdbc.sql("SELECT order_count, fencing_token FROM order_summary WHERE order_day = ?")
 				.param(DAY.minusDays(1))
 				.query((row, number) -> List.of(row.getLong(1), row.getLong(2)))
-				.single()).containsExactly(2L, lastRun.fencingToken());
+				.optional()).contains(List.of(2L, lastRun.fencingToken()));
 		});
 	}
 
