@@ -11,6 +11,7 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
@@ -73,6 +74,17 @@ class ClusteredJobBadInputTests {
 	@Test
 	void oneTimeTaskFailsStartUp() {
 		assertFailure(BadJobs.OneTime.class, "OneTime.tick()", "no cron, fixed-rate or fixed-delay task");
+	}
+
+	@Test
+	void failureAnalysisNamesTheMethodTheProblemAndTheFix() {
+		this.contextRunner.withUserConfiguration(BadJobs.BlankName.class).run((context) -> {
+			FailureAnalysis analysis = new InvalidClusteredJobFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription()).contains("Method:  " + BadJobs.BlankName.class.getName() + ".tick()")
+				.contains("Problem: its name is blank");
+			assertThat(analysis.getAction()).contains("@ClusteredJob(name = \"nightly-summary\")");
+		});
 	}
 
 	@Test
