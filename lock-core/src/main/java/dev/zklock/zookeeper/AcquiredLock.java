@@ -68,6 +68,26 @@ public final class AcquiredLock implements ReleasableLock {
 	}
 
 	/**
+	 * Tells when this hold stops being certain: a stage that completes, with the reason,
+	 * the first time the registry's loss detection finds the lock uncertain or lost (the
+	 * connection to ZooKeeper suspended, the session ended, or the process paused for
+	 * half the session timeout), whatever the {@link LostLockPolicy}'s trigger; it
+	 * completes once, and a hold made certain again by a reconnection in the same session
+	 * does not undo it. It never completes for a hold that ends by its release.
+	 * Dependents added with the stage's non-async methods run on the thread that found
+	 * the doubt (Curator's event thread, the pause watcher, or a caller of
+	 * {@link #isValid()}), or at once if it completed already: they must be short, and
+	 * must not wait for ZooKeeper.
+	 * <p>
+	 * This is how {@link LeaderElection} revokes leadership without polling
+	 * {@link #isValid()}.
+	 * @return a stage completed with the reason of the first doubt or loss of this hold
+	 */
+	public CompletionStage<String> whenInvalidated() {
+		return this.hold.invalidation().minimalCompletionStage();
+	}
+
+	/**
 	 * Releases this acquisition; the ZooKeeper lock is released when the last acquisition
 	 * sharing its hold is (the outermost of a thread's reentrant ones), unless it passes
 	 * to a waiting thread of this process (see {@link HandOffPolicy}). Must be called by

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -528,6 +529,14 @@ final class LockKey {
 		private volatile @Nullable String lossReason;
 
 		/**
+		 * Completes, with the reason, when the loss detector first doubts or loses the
+		 * hold ({@link #invalidated(String)}): what
+		 * {@link AcquiredLock#whenInvalidated()} tells. Completed outside
+		 * {@link LockKey#lock}, as its dependents are the application's.
+		 */
+		private final CompletableFuture<String> invalidation = new CompletableFuture<>();
+
+		/**
 		 * The doubt in one word: the doubt generation, which each
 		 * {@link #markUncertain()} advances, shifted left by one, and in the lowest bit
 		 * whether the lock is uncertain. A confirmation makes certain only the generation
@@ -609,6 +618,19 @@ final class LockKey {
 
 		boolean isUncertain() {
 			return (this.doubt.get() & 1) != 0;
+		}
+
+		/**
+		 * Event: the loss detector doubted or lost the hold, for the given reason; only
+		 * the first call counts.
+		 */
+		void invalidated(String reason) {
+			this.invalidation.complete(reason);
+		}
+
+		/** Completes with the reason of the first doubt or loss of the hold. */
+		CompletableFuture<String> invalidation() {
+			return this.invalidation;
 		}
 
 		/**

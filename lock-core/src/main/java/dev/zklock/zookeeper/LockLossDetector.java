@@ -354,7 +354,10 @@ final class LockLossDetector implements AutoCloseable {
 			loseAll(reason);
 		}
 		else {
-			this.holds.forEach(LockKey.Hold::markUncertain);
+			this.holds.forEach((hold) -> {
+				hold.markUncertain();
+				hold.invalidated(reason);
+			});
 		}
 	}
 
@@ -417,6 +420,7 @@ final class LockLossDetector implements AutoCloseable {
 			if (this.policy.interruptsHolder()) {
 				hold.interruptHolder();
 			}
+			hold.invalidated(reason);
 		}
 	}
 

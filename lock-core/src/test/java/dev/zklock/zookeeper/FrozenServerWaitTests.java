@@ -23,6 +23,7 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -42,6 +43,7 @@ import static org.awaitility.Awaitility.await;
  * the deadline can end them. {@link WaitTimeBoundTests} covers a killed server and one
  * whose replies a proxy holds back.
  */
+@Tag("outage")
 class FrozenServerWaitTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(2);

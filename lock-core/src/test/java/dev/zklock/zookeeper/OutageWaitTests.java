@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,6 +46,7 @@ import static org.awaitility.Awaitility.await;
  * a message that tells of the outage; never with a stack trace of Curator or ZooKeeper in
  * the log.
  */
+@Tag("outage")
 class OutageWaitTests {
 
 	private static final Duration AWAIT = Duration.ofSeconds(30);

@@ -18,6 +18,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -36,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * session far longer than the waits, so that neither can end a wait in time: only the
  * deadline can.
  */
+@Tag("outage")
 class WaitTimeBoundTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(2);

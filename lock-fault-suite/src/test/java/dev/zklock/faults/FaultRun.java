@@ -218,18 +218,20 @@ final class FaultRun implements AutoCloseable {
 	}
 
 	/**
-	 * Waits until a worker makes a hold that does its work (an accepted write; for a
-	 * reader or a semaphore's holder, a valid sample) after a time.
-	 * @param worker the worker to watch
+	 * Waits until one of the workers makes a hold that does its work (an accepted write;
+	 * for a reader or a semaphore's holder, a valid sample) after a time.
+	 * @param workers the workers to watch: one worker, or the leader workers, of which
+	 * one at a time leads
 	 * @param after the time, on the store's clock
 	 * @param timeout how long to wait
-	 * @throws IllegalStateException if it makes none in time
+	 * @throws IllegalStateException if none makes one in time
 	 */
-	void awaitCompletedHold(WorkerProcess worker, long after, Duration timeout) throws InterruptedException {
+	void awaitCompletedHold(List<WorkerProcess> workers, long after, Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
-		while (worker.history().holds().stream().noneMatch((hold) -> hold.completedAfter(after))) {
+		while (workers.stream()
+			.noneMatch((worker) -> worker.history().holds().stream().anyMatch((hold) -> hold.completedAfter(after)))) {
 			if (System.nanoTime() - deadline > 0) {
-				throw new IllegalStateException(worker + " made no hold that did its work within " + timeout);
+				throw new IllegalStateException(workers + " made no hold that did its work within " + timeout);
 			}
 			Thread.sleep(20);
 		}

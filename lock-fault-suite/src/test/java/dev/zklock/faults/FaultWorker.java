@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.zklock.LockTemplate;
+import dev.zklock.leadership.LeadershipInitiator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 
@@ -20,7 +21,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * A worker process of the fault suite: a Spring application with the starter whose
- * {@link LockingThreads threads} take the locks of its {@link WorkerKind kind} and
+ * {@link LockingThreads threads} take the locks of its {@link WorkerKind kind} (or, for a
+ * leader worker, whose {@link LeaderTermWriter thread} writes while it leads) and
  * increment counters in the {@link FencedStore} under them, recording every step in the
  * store's history of the run, and every change of its connection to ZooKeeper; it obeys
  * the {@link WorkerCommands commands} the test sends to its standard input.
@@ -54,16 +56,26 @@ public final class FaultWorker {
 			.web(WebApplicationType.NONE)
 			.bannerMode(Banner.Mode.OFF)
 			.logStartupInfo(false)
-			.run(properties(args[1], Arrays.asList(args).subList(6, args.length)))) {
+			.run(properties(args[1], WorkerKind.valueOf(args[4]), Arrays.asList(args).subList(6, args.length)))) {
 			CuratorFramework curator = context.getBean(CuratorFramework.class);
 			curator.getConnectionStateListenable()
 				.addListener((client, state) -> history.record(HistoryEvent.Type.CONNECTION, "-", 0,
 						state + " 0x" + Long.toHexString(sessionId(client, state))));
 			WorkerCommands commands = new WorkerCommands(history);
-			LockingThreads lockingThreads = new LockingThreads(context.getBean(LockTemplate.class), store, history,
-					commands, WorkerKind.valueOf(args[4]), Duration.ofMillis(Long.parseLong(args[5])),
-					context.getEnvironment().getProperty("fault-worker.ignores-loss", Boolean.class, false));
-			List<Thread> threads = lockingThreads.start(name, Integer.parseInt(args[3]));
+			WorkerKind kind = WorkerKind.valueOf(args[4]);
+			List<Thread> threads;
+			if (kind == WorkerKind.LEADER) {
+				LeaderTermWriter writer = new LeaderTermWriter(store, history, commands);
+				context.addApplicationListener(writer);
+				threads = List.of(writer.start(name));
+				context.getBean(LeadershipInitiator.class).start();
+			}
+			else {
+				LockingThreads lockingThreads = new LockingThreads(context.getBean(LockTemplate.class), store, history,
+						commands, kind, Duration.ofMillis(Long.parseLong(args[5])),
+						context.getEnvironment().getProperty("fault-worker.ignores-loss", Boolean.class, false));
+				threads = lockingThreads.start(name, Integer.parseInt(args[3]));
+			}
 			commands.obey(curator);
 			for (Thread thread : threads) {
 				thread.join();
@@ -73,14 +85,20 @@ public final class FaultWorker {
 	}
 
 	/**
-	 * The application's properties: the worker's defaults, replaced by those given.
+	 * The application's properties: the worker's defaults (a leader worker's election
+	 * among them), replaced by those given.
 	 */
-	private static String[] properties(String connectString, List<String> given) {
+	private static String[] properties(String connectString, WorkerKind kind, List<String> given) {
 		Map<String, String> properties = new LinkedHashMap<>();
 		properties.put("distributed-lock.zookeeper.connect-string", connectString);
 		properties.put("distributed-lock.zookeeper.session-timeout", SESSION_TIMEOUT.toMillis() + "ms");
 		properties.put("distributed-lock.zookeeper.connection-timeout", "3s");
 		properties.put("distributed-lock.root-path", "/fault-locks");
+		if (kind == WorkerKind.LEADER) {
+			// joined once the worker listens to its terms
+			properties.put("distributed-lock.leadership.name", LeaderTermWriter.ELECTION);
+			properties.put("distributed-lock.leadership.auto-startup", "false");
+		}
 		for (String property : given) {
 			int equals = property.indexOf('=');
 			properties.put(property.substring(2, equals), property.substring(equals + 1));

@@ -31,6 +31,58 @@ record History(String worker, List<HistoryEvent> events) {
 	}
 
 	/**
+	 * Whether a thread is the candidate of a leader worker ({@link LeaderTermWriter}),
+	 * which holds the election's lock only while it leads: of all the candidates, one at
+	 * a time makes progress.
+	 * @param thread the thread's name
+	 * @return whether it is a candidate
+	 */
+	boolean isCandidate(String thread) {
+		return this.events.stream()
+			.anyMatch((event) -> event.type() == HistoryEvent.Type.STARTED && event.thread().equals(thread)
+					&& event.detail().equals(LeaderTermWriter.CANDIDATE));
+	}
+
+	/**
+	 * Whether the worker's candidate leads now: the last term it took up has not ended.
+	 * @return whether it leads
+	 */
+	boolean leads() {
+		HistoryEvent last = null;
+		for (HistoryEvent event : this.events) {
+			if (event.key().equals(LeaderTermWriter.ELECTION) && (event.type() == HistoryEvent.Type.ACQUIRED
+					|| event.type() == HistoryEvent.Type.RELEASED || event.type() == HistoryEvent.Type.FAILED)) {
+				last = event;
+			}
+		}
+		return last != null && last.type() == HistoryEvent.Type.ACQUIRED;
+	}
+
+	/**
+	 * Whether a candidate wrote as a leader after a time: one of its terms, begun then or
+	 * before (a term outlasts faults that leave it valid), had a write accepted after it.
+	 * @param thread the candidate's thread
+	 * @param since the time, on the store's clock
+	 * @return whether it did
+	 */
+	boolean ledAfter(String thread, long since) {
+		return holds().stream().anyMatch((hold) -> hold.thread().equals(thread) && hold.completedAfter(since));
+	}
+
+	/**
+	 * Whether a thread made a hold that did its work after a time (an accepted write; for
+	 * a reader or a semaphore's holder, a valid sample).
+	 * @param thread the thread's name
+	 * @param since the time, on the store's clock
+	 * @return whether it did
+	 */
+	boolean progressed(String thread, long since) {
+		return holds().stream()
+			.anyMatch(
+					(hold) -> hold.thread().equals(thread) && hold.acquiredAt() >= since && hold.completedAfter(since));
+	}
+
+	/**
 	 * The holds of every thread of the worker, each with the events of its critical
 	 * section.
 	 * @return the holds, per thread in order

@@ -30,8 +30,14 @@ import dev.zklock.LockType;
  * store accepted for it;
  * <li>every thread of every surviving worker made a hold that did its work (an accepted
  * write; for a reader or a semaphore's holder, a valid sample) once the faults cleared,
- * and was still recording shortly before the run ended.
+ * and was still recording shortly before the run ended; of the candidates of leader
+ * workers, which hold the election's lock one at a time (a term is a hold, see
+ * {@link LeaderTermWriter}), one did.
  * </ol>
+ * Two leaders whose terms claim validity at once break the first rule, a term whose token
+ * is not greater than an earlier term's the third, and an accepted write of a deposed
+ * leader the fourth.
+ * <p>
  * Every time compared is the {@link FencedStore}'s: the stamps it put on the events as it
  * received them, and its times just before validity samples. No worker's clock is read.
  */
@@ -177,6 +183,15 @@ final class HistoryChecker {
 
 	private void checkProgress(RunRecord run, List<Violation> violations) {
 		long silentBefore = run.endedAt() - this.maxSilence.toNanos() / 1_000;
+		List<History> survivors = run.histories()
+			.stream()
+			.filter((history) -> run.survivors().contains(history.worker()))
+			.toList();
+		if (!RunWorkers.someCandidateProgressed(survivors, run.quietFrom())) {
+			violations.add(new Violation(Violation.Rule.PROGRESS,
+					"no candidate of the leader election led and did its work after the faults cleared at "
+							+ run.quietFrom()));
+		}
 		for (History history : run.histories()) {
 			if (!run.survivors().contains(history.worker())) {
 				continue;
@@ -184,12 +199,11 @@ final class HistoryChecker {
 			if (history.threads().isEmpty()) {
 				violations.add(new Violation(Violation.Rule.PROGRESS, "worker " + history.worker() + " never started"));
 			}
-			List<Hold> holds = history.holds();
 			for (String thread : history.threads()) {
-				boolean progressed = holds.stream()
-					.anyMatch((hold) -> hold.thread().equals(thread) && hold.acquiredAt() >= run.quietFrom()
-							&& hold.completedAfter(run.quietFrom()));
-				if (!progressed) {
+				if (history.isCandidate(thread)) {
+					continue;
+				}
+				if (!history.progressed(thread, run.quietFrom())) {
 					violations.add(new Violation(Violation.Rule.PROGRESS,
 							thread + " made no hold that did its work after the faults cleared at " + run.quietFrom()));
 				}

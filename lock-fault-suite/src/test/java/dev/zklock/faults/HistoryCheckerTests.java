@@ -249,6 +249,54 @@ class HistoryCheckerTests {
 		});
 	}
 
+	@Test
+	void candidatesOfWhichOneLedAfterTheFaultsClearedMadeProgressThoughTheOthersWereSilent() {
+		History w1 = history("w1", candidate("w1-leader"),
+				hold("w1-leader", "leader", 10, QUIET_FROM - 1_000, 1, true, true));
+		History w2 = history("w2", candidate("w2-leader"),
+				hold("w2-leader", "leader", 11, RECENT + 100, 2, true, true));
+		assertThat(check(List.of(w1, w2), List.of(write("leader", 10, 1, true), write("leader", 11, 2, true)),
+				Map.of("leader", 2L)))
+			.isEmpty();
+	}
+
+	@Test
+	void aTermBegunBeforeTheFaultsClearedThatWritesAfterwardsIsProgress() {
+		long begun = QUIET_FROM - 1_000;
+		History w1 = history("w1", candidate("w1-leader"),
+				event(begun, "w1-leader", HistoryEvent.Type.ACQUIRED, "leader", 10, "EXCLUSIVE"),
+				event(RECENT, "w1-leader", HistoryEvent.Type.READ, "leader", 10, "0"),
+				sample(RECENT + 20, "w1-leader", "leader", 10, true, RECENT + 15),
+				event(RECENT + 30, "w1-leader", HistoryEvent.Type.WRITE, "leader", 10, "1 ACCEPTED"),
+				sample(RECENT + 40, "w1-leader", "leader", 10, true, RECENT + 35));
+		History w2 = history("w2", candidate("w2-leader"));
+		assertThat(check(List.of(w1, w2), List.of(write("leader", 10, 1, true)), Map.of("leader", 1L))).isEmpty();
+	}
+
+	@Test
+	void candidatesOfWhichNoneLedAfterTheFaultsClearedMadeNoProgress() {
+		History w1 = history("w1", candidate("w1-leader"),
+				hold("w1-leader", "leader", 10, QUIET_FROM - 1_000, 1, true, true));
+		History w2 = history("w2", candidate("w2-leader"));
+		assertThat(rules(check(List.of(w1, w2), List.of(write("leader", 10, 1, true)), Map.of("leader", 1L))))
+			.containsExactly(Violation.Rule.PROGRESS);
+	}
+
+	@Test
+	void twoLeadersWhoseTermsBothClaimValidityBreakMutualExclusion() {
+		History w1 = history("w1", candidate("w1-leader"),
+				hold("w1-leader", "leader", 10, RECENT + 100, 1, true, true));
+		History w2 = history("w2", candidate("w2-leader"),
+				hold("w2-leader", "leader", 11, RECENT + 110, 2, true, true));
+		assertThat(rules(check(List.of(w1, w2), List.of(write("leader", 10, 1, true), write("leader", 11, 2, true)),
+				Map.of("leader", 2L))))
+			.containsExactly(Violation.Rule.MUTUAL_EXCLUSION);
+	}
+
+	private static HistoryEvent candidate(String thread) {
+		return event(0, thread, HistoryEvent.Type.STARTED, "-", 0, LeaderTermWriter.CANDIDATE);
+	}
+
 	private List<Violation> check(List<History> histories, List<StoreEntry> storeLog, Map<String, Long> values) {
 		Set<String> everyone = Set.copyOf(histories.stream().map(History::worker).toList());
 		return this.checker.check(new RunRecord(histories, storeLog, values, QUIET_FROM, END, everyone));

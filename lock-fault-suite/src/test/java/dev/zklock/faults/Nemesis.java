@@ -13,12 +13,13 @@ import dev.zklock.testsupport.process.ZooKeeperServerProcess;
  * Plays a {@link NemesisSchedule} against a {@link FaultRun}: one step after the other,
  * each fault held for its duration and then healed, after which every live worker must
  * make a hold that does its work again (an accepted write; for a reader or a semaphore's
- * holder, a valid sample) before the next step. A holder stalled across the fault writes
- * only then, so that the store sees its write after those of any holder that took its
- * lock over. The schedule's workers are places among the live workers: a killed worker's
- * replacement, of the same kind, takes its place. A worker that does not make such a hold
- * within {@link #RECOVERY} of the heal is a {@link Violation.Rule#PROGRESS progress}
- * violation, and the nemesis goes on.
+ * holder, a valid sample) before the next step; of the leader workers, one must (it
+ * leads). A step at the place of a leader worker strikes the one that leads. A holder
+ * stalled across the fault writes only then, so that the store sees its write after those
+ * of any holder that took its lock over. The schedule's workers are places among the live
+ * workers: a killed worker's replacement, of the same kind, takes its place. A worker
+ * that does not make such a hold within {@link #RECOVERY} of the heal is a
+ * {@link Violation.Rule#PROGRESS progress} violation, and the nemesis goes on.
  */
 final class Nemesis {
 
@@ -87,21 +88,49 @@ final class Nemesis {
 	}
 
 	private void play(NemesisStep step) throws Exception {
-		WorkerProcess worker = this.live.get(step.worker());
+		WorkerProcess worker = target(step);
 		this.run.report("%s: %s", step, worker);
-		HistoryEvent stalled = step.holding() ? this.run.stallNextHolder(worker, STALL) : null;
+		boolean holding = step.holding() && (worker.kind() != WorkerKind.LEADER || worker.history().leads());
+		if (step.fault() == NemesisFault.RELEASE_IN_FLIGHT && !holding) {
+			this.run.report("#%d skipped: no leader to stall", step.number());
+			return;
+		}
+		HistoryEvent stalled = holding ? this.run.stallNextHolder(worker, STALL) : null;
 		String detail = strike(step, worker, stalled);
 		long healedAt = this.run.now();
 		this.run.faultsCleared();
 		this.injected.merge(step.fault(), 1, Integer::sum);
-		awaitRecovery(step, healedAt);
 		// The stalled holder writes once the others could take its lock over, if it was
-		// lost; a killed holder is gone, one whose release was in flight went on already
-		if (stalled != null && step.fault() != NemesisFault.KILL && step.fault() != NemesisFault.RELEASE_IN_FLIGHT) {
+		// lost; a killed holder is gone, one whose release was in flight went on already.
+		// A stalled leader writes at once: if the fault left its term valid, no other
+		// candidate can lead until it goes on
+		boolean proceeds = stalled != null && step.fault() != NemesisFault.KILL
+				&& step.fault() != NemesisFault.RELEASE_IN_FLIGHT;
+		if (proceeds && worker.kind() == WorkerKind.LEADER) {
+			worker.send("proceed");
+		}
+		awaitRecovery(step, healedAt);
+		if (proceeds && worker.kind() != WorkerKind.LEADER) {
 			worker.send("proceed");
 		}
 		this.run.report("#%d healed%s; every live worker held again within %d ms", step.number(), detail,
 				FaultRunTests.millis(healedAt, this.run.now()));
+	}
+
+	/**
+	 * The worker a step strikes: the live worker at its place, or, for a place of a
+	 * leader worker, the one that leads now, if one does (a fault of a follower tells
+	 * little, and only the leader can stall in a write).
+	 */
+	private WorkerProcess target(NemesisStep step) {
+		WorkerProcess worker = this.live.get(step.worker());
+		if (worker.kind() != WorkerKind.LEADER) {
+			return worker;
+		}
+		return this.live.stream()
+			.filter((candidate) -> candidate.kind() == WorkerKind.LEADER && candidate.history().leads())
+			.findFirst()
+			.orElse(worker);
 	}
 
 	/**
@@ -114,7 +143,7 @@ final class Nemesis {
 			case KILL -> {
 				this.run.kill(worker);
 				WorkerProcess replacement = this.run.startReplacement(worker);
-				this.live.set(step.worker(), replacement);
+				this.live.set(this.live.indexOf(worker), replacement);
 				return ", replaced by " + replacement;
 			}
 			case PAUSE -> {
@@ -196,17 +225,28 @@ final class Nemesis {
 	}
 
 	/**
-	 * Waits until every live worker made a hold that did its work after the heal,
-	 * recording those that did not in time as violations.
+	 * Waits until every live worker made a hold that did its work after the heal, but for
+	 * the leader workers, of which one at a time leads: until one of them did. Records
+	 * those that did not in time as violations.
 	 */
 	private void awaitRecovery(NemesisStep step, long healedAt) throws InterruptedException {
-		for (WorkerProcess worker : this.live) {
+		List<WorkerProcess> candidates = this.live.stream()
+			.filter((worker) -> worker.kind() == WorkerKind.LEADER)
+			.toList();
+		List<List<WorkerProcess>> awaited = new ArrayList<>();
+		this.live.stream()
+			.filter((worker) -> worker.kind() != WorkerKind.LEADER)
+			.forEach((worker) -> awaited.add(List.of(worker)));
+		if (!candidates.isEmpty()) {
+			awaited.add(candidates);
+		}
+		for (List<WorkerProcess> workers : awaited) {
 			try {
-				this.run.awaitCompletedHold(worker, healedAt, RECOVERY);
+				this.run.awaitCompletedHold(workers, healedAt, RECOVERY);
 			}
 			catch (IllegalStateException ex) {
 				this.violations.add(new Violation(Violation.Rule.PROGRESS,
-						worker + " made no hold that did its work within " + RECOVERY + " of healing step " + step));
+						workers + " made no hold that did its work within " + RECOVERY + " of healing step " + step));
 			}
 		}
 	}

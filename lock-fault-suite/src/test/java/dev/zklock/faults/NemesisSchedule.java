@@ -25,10 +25,10 @@ record NemesisSchedule(long seed, int minutes, List<NemesisStep> steps) {
 
 	/**
 	 * The workers of a nemesis run, by place: two of each kind, so that every kind of
-	 * lock is contended across processes.
+	 * lock, and the leader election, is contended across processes.
 	 */
 	static final List<WorkerKind> WORKERS = List.of(WorkerKind.EXCLUSIVE, WorkerKind.EXCLUSIVE, WorkerKind.READ_WRITE,
-			WorkerKind.READ_WRITE, WorkerKind.SEMAPHORE, WorkerKind.SEMAPHORE);
+			WorkerKind.READ_WRITE, WorkerKind.SEMAPHORE, WorkerKind.SEMAPHORE, WorkerKind.LEADER, WorkerKind.LEADER);
 
 	/** The ZooKeeper servers of a nemesis run. */
 	static final int SERVERS = 3;

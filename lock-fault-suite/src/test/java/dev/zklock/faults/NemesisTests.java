@@ -13,14 +13,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The randomized nemesis: a {@link NemesisSchedule schedule} drawn from a seed mixes
- * every fault the suite knows against an ensemble of three servers and six workers of two
- * threads each, hand-off on: two of exclusive locks, two of read and write locks, two of
- * a semaphore's permits ({@link NemesisSchedule#WORKERS}), for as many minutes as the
- * system property {@value #MINUTES} says (the profile {@code fault-suite} sets 2; without
- * it, or at 0, it does not run). After a quiet period the checker goes over the whole
- * run, and one line of figures goes to the test output and to {@code figures.txt} in the
- * run's directory, the schedule to {@code schedule.txt}. The seed is {@value #SEED} if
- * set, drawn at random otherwise.
+ * every fault the suite knows against an ensemble of three servers and eight workers,
+ * hand-off on: two of exclusive locks, two of read and write locks, two of a semaphore's
+ * permits (two threads each), and two candidates of a leader election that write while
+ * they lead ({@link NemesisSchedule#WORKERS}), for as many minutes as the system property
+ * {@value #MINUTES} says (the profile {@code fault-suite} sets 2; without it, or at 0, it
+ * does not run). After a quiet period the checker goes over the whole run, and one line
+ * of figures goes to the test output and to {@code figures.txt} in the run's directory,
+ * the schedule to {@code schedule.txt}. The seed is {@value #SEED} if set, drawn at
+ * random otherwise.
  */
 @EnabledIfSystemProperty(named = NemesisTests.MINUTES, matches = "0*[1-9][0-9]*")
 class NemesisTests extends FaultRunTests {
@@ -36,7 +37,7 @@ class NemesisTests extends FaultRunTests {
 	@Test
 	@RunOptions(
 			workers = { WorkerKind.EXCLUSIVE, WorkerKind.EXCLUSIVE, WorkerKind.READ_WRITE, WorkerKind.READ_WRITE,
-					WorkerKind.SEMAPHORE, WorkerKind.SEMAPHORE },
+					WorkerKind.SEMAPHORE, WorkerKind.SEMAPHORE, WorkerKind.LEADER, WorkerKind.LEADER },
 			workerProperties = "distributed-lock.hand-off.enabled=true")
 	void randomFaultsBreakNoPromise() throws Exception {
 		String seedProperty = System.getProperty(SEED, "").trim();

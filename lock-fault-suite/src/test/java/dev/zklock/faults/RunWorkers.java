@@ -59,7 +59,7 @@ final class RunWorkers implements AutoCloseable {
 		properties.add("distributed-lock.zookeeper.session-timeout=" + this.setup.sessionTimeout().toMillis() + "ms");
 		properties.addAll(extraProperties);
 		WorkerProcess started = WorkerProcess.start(worker, this.directory, connectString, this.store,
-				THREADS_PER_WORKER, kind, WAIT_TIME, properties);
+				kind.threads(THREADS_PER_WORKER), kind, WAIT_TIME, properties);
 		this.workers.add(started);
 		this.survivors.add(worker);
 		return started;
@@ -109,14 +109,16 @@ final class RunWorkers implements AutoCloseable {
 
 	/**
 	 * Waits until every thread of every worker has made a hold that did its work (an
-	 * accepted write; for a reader or a semaphore's holder, a valid sample).
+	 * accepted write; for a reader or a semaphore's holder, a valid sample), but for the
+	 * candidates of leader workers, of which one at a time leads: one of them did.
 	 * @param since the time from which holds count, on the store's clock
 	 * @param timeout how long to wait
 	 */
 	void awaitEveryThreadProgressed(long since, Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (System.nanoTime() < deadline) {
-			if (histories().stream().allMatch((history) -> everyThreadProgressed(history, since))) {
+			if (this.workers.stream().allMatch((worker) -> everyThreadProgressed(worker, since))
+					&& someCandidateProgressed(histories(), since)) {
 				return;
 			}
 			Thread.sleep(100);
@@ -125,13 +127,33 @@ final class RunWorkers implements AutoCloseable {
 				"Not every worker thread made a hold within " + timeout + ": see " + this.directory);
 	}
 
-	private static boolean everyThreadProgressed(History history, long since) {
-		List<Hold> holds = history.holds();
-		return history.threads().size() == THREADS_PER_WORKER && history.threads()
+	private static boolean everyThreadProgressed(WorkerProcess worker, long since) {
+		History history = worker.history();
+		return history.threads().size() == worker.kind().threads(THREADS_PER_WORKER) && history.threads()
 			.stream()
-			.allMatch((thread) -> holds.stream()
-				.anyMatch((hold) -> hold.thread().equals(thread) && hold.acquiredAt() >= since
-						&& hold.completedAfter(since)));
+			.allMatch((thread) -> history.isCandidate(thread) || history.progressed(thread, since));
+	}
+
+	/**
+	 * Whether a candidate of a leader worker, if there are any, wrote as a leader after a
+	 * time ({@link History#ledAfter}).
+	 * @param histories the histories of the workers
+	 * @param since the time, on the store's clock
+	 * @return whether one did, or there are no candidates
+	 */
+	static boolean someCandidateProgressed(List<History> histories, long since) {
+		boolean candidates = false;
+		for (History history : histories) {
+			for (String thread : history.threads()) {
+				if (history.isCandidate(thread)) {
+					candidates = true;
+					if (history.ledAfter(thread, since)) {
+						return true;
+					}
+				}
+			}
+		}
+		return !candidates;
 	}
 
 	/**

@@ -9,8 +9,9 @@ import dev.zklock.LockType;
 /**
  * The locks a {@link FaultWorker}'s threads take, each kind on keys of its own, so that
  * workers of different kinds can run side by side: exclusive locks, the read and write
- * locks of read/write keys (each hold one or the other at random), or permits of a
- * semaphore.
+ * locks of read/write keys (each hold one or the other at random), permits of a
+ * semaphore, or the lock of a leader election, which a worker's one
+ * {@link LeaderTermWriter thread} holds for its terms.
  */
 enum WorkerKind {
 
@@ -24,7 +25,14 @@ enum WorkerKind {
 	READ_WRITE(List.of("gamma", "delta")),
 
 	/** A permit of a semaphore of {@value #PERMITS} permits. */
-	SEMAPHORE(List.of("pool"));
+	SEMAPHORE(List.of("pool")),
+
+	/**
+	 * A candidate in the election {@value LeaderTermWriter#ELECTION}, whose one thread
+	 * writes the store for as long as each of its terms lasts: of all the workers of this
+	 * kind, one at a time leads.
+	 */
+	LEADER(List.of(LeaderTermWriter.ELECTION));
 
 	/**
 	 * The permits of the semaphore: fewer than the threads of two semaphore workers, so
@@ -65,10 +73,20 @@ enum WorkerKind {
 	 */
 	LockRequest strongest(String key) {
 		return switch (this) {
-			case EXCLUSIVE -> LockRequest.exclusive(key);
+			case EXCLUSIVE, LEADER -> LockRequest.exclusive(key);
 			case READ_WRITE -> LockRequest.write(key);
 			case SEMAPHORE -> LockRequest.semaphore(key, PERMITS);
 		};
+	}
+
+	/**
+	 * The threads of a worker of this kind: one for a {@link #LEADER}, a candidate in one
+	 * election, and as many as asked for otherwise.
+	 * @param threads the threads of a worker that locks
+	 * @return the number of threads
+	 */
+	int threads(int threads) {
+		return (this == LEADER) ? 1 : threads;
 	}
 
 	/**
