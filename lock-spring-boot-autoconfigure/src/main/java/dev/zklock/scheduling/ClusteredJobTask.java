@@ -163,6 +163,8 @@ final class ClusteredJobTask implements SchedulingAwareRunnable, Trigger {
 				this.tick = due;
 			}
 			if (last != null && !last.scheduledTime().isBefore(due)) {
+				// fire next after the time run, not time after time up to it
+				this.tick = last.scheduledTime().isAfter(due) ? last.scheduledTime() : due;
 				outcome.set(Outcome.ALREADY_RAN);
 				return;
 			}
