@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
@@ -20,8 +21,14 @@ import com.example.catalog.CatalogService;
 import com.example.exports.ExportService;
 import com.example.quotes.QuoteService;
 import com.example.reports.DailyReports;
+import com.example.reports.NightlySummary;
+import dev.zklock.MissedRuns;
 import dev.zklock.autoconfigure.jdbc.JdbcLockFenceAutoConfiguration;
+import dev.zklock.autoconfigure.scheduling.ClusteredJobAutoConfiguration;
+import dev.zklock.autoconfigure.scheduling.ClusteredJobProperties;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperProperties;
+import dev.zklock.scheduling.JobRecord;
+import dev.zklock.scheduling.JobRecords;
 import dev.zklock.testsupport.LockApplications;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import dev.zklock.zookeeper.AcquiredLock;
@@ -33,6 +40,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -48,6 +56,7 @@ import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
@@ -65,7 +74,8 @@ import static org.awaitility.Awaitility.await;
  * ({@link CatalogService}, {@link AccountService}), the answers to a lock that cannot be
  * had ({@link QuoteService}), the asynchronous and reactive locks
  * ({@link ExportService}), the JDBC fence ({@link AccountBalances}) and the security
- * properties ({@code samples/security.yml}).
+ * properties ({@code samples/security.yml}), the clustered job ({@link NightlySummary})
+ * and its properties ({@code samples/scheduling.yml}).
  */
 class GuideSamplesTests {
 
@@ -242,6 +252,41 @@ class GuideSamplesTests {
 				assertThat(balances.balance("a-1")).isEqualTo(80);
 				assertThat(fenceToken(jdbc)).isGreaterThan(creditToken);
 			});
+	}
+
+	@Test
+	void nightlySummaryRunsOnOneInstancePerScheduledTime() {
+		ApplicationContextRunner instances = LockApplications.connectedTo(zookeeper)
+			.withConfiguration(AutoConfigurations.of(ClusteredJobAutoConfiguration.class))
+			.withUserConfiguration(Scheduling.class, NightlySummary.class)
+			.withPropertyValues("reports.nightly-summary.cron=* * * * * *");
+		instances.run((first) -> instances.run((second) -> {
+			List<NightlySummary.Summary> firsts = first.getBean(NightlySummary.class).summaries();
+			List<NightlySummary.Summary> seconds = second.getBean(NightlySummary.class).summaries();
+			Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> firsts.size() + seconds.size() >= 3);
+			JobRecord record = first.getBean(JobRecords.class).read("nightly-summary");
+			assertThat(record.fencingToken()).isIn(Stream.concat(firsts.stream(), seconds.stream())
+				.map(NightlySummary.Summary::fencingToken)
+				.toList());
+		}));
+	}
+
+	@Test
+	void schedulingPropertiesBindEveryEntry() {
+		ClusteredJobProperties properties = new Binder(
+				ConfigurationPropertySources.from(loadYaml("samples/scheduling.yml")))
+			.bind("distributed-lock.scheduling", Bindable.of(ClusteredJobProperties.class),
+					new NoUnboundElementsBindHandler(BindHandler.DEFAULT))
+			.get();
+		assertThat(properties.getRootPath()).isEqualTo("/scheduled-jobs");
+		assertThat(properties.getMissedRuns()).isEqualTo(MissedRuns.RUN_ONCE);
+		assertThat(properties.getLockWait()).isEqualTo(Duration.ofSeconds(1));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableScheduling
+	static class Scheduling {
+
 	}
 
 	@Test

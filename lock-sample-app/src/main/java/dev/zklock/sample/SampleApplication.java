@@ -5,6 +5,7 @@ import java.time.Clock;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
  * A web application that hands out order numbers such as {@code 20261122-000042}: the
@@ -23,6 +24,10 @@ import org.springframework.context.annotation.Bean;
  * last one and so rolls back the transaction of an instance that lost its lock without
  * noticing (a long pause, a network partition): it cannot corrupt the sequence.
  * <p>
+ * Once a night, one of the instances writes how many orders the day before had
+ * ({@link OrderSummaryJob}, a {@code @Scheduled} method that runs once across the
+ * instances with {@link dev.zklock.ClusteredJob @ClusteredJob}).
+ * <p>
  * By default the application starts an embedded ZooKeeper server on 127.0.0.1:2181 and
  * keeps its data and an H2 database under {@code ./data}; H2's automatic mixed mode lets
  * a second instance, started with the {@code replica} profile, share both. The
@@ -30,6 +35,7 @@ import org.springframework.context.annotation.Bean;
  * {@code ZOOKEEPER_CONNECT} environment variable instead.
  */
 @SpringBootApplication
+@EnableScheduling
 public class SampleApplication {
 
 	/**

@@ -20,10 +20,13 @@ import java.util.stream.LongStream;
 
 import dev.zklock.StaleFencingTokenException;
 import dev.zklock.jdbc.JdbcLockFence;
+import dev.zklock.scheduling.JobRecord;
+import dev.zklock.scheduling.JobRecords;
 import dev.zklock.zookeeper.AcquiredLock;
 import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,7 +45,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Two instances of the sample application sharing one ZooKeeper server and one H2
  * database file place orders concurrently: the order numbers stay unique and gap-free,
- * and the lock fence refuses the transaction of a holder older than the last one.
+ * and the lock fence refuses the transaction of a holder older than the last one; the
+ * nightly order summary, run every second here, is written by one instance at a time.
  */
 class TwoInstancesTests {
 
@@ -86,7 +90,7 @@ class TwoInstancesTests {
 		return SampleInstance.start(List.of(FixedClock.class), "--server.port=0",
 				"--distributed-lock.zookeeper.embedded.enabled=false",
 				"--distributed-lock.zookeeper.connect-string=" + zooKeeper.getConnectString(),
-				"--distributed-lock.wait-time=30s",
+				"--distributed-lock.wait-time=30s", "--sample.order-summary.cron=* * * * * *",
 				"--spring.datasource.url=jdbc:h2:file:" + this.data.resolve("orders") + ";AUTO_SERVER=TRUE");
 	}
 
@@ -177,6 +181,26 @@ class TwoInstancesTests {
 			results.add(response.get(30, TimeUnit.SECONDS));
 		}
 		return results;
+	}
+
+	@Test
+	void orderSummaryIsWrittenOnceASecondByOneInstanceOrTheOther() {
+		JdbcClient jdbc = this.first.context().getBean(JdbcClient.class);
+		for (String number : List.of("20261121-000001", "20261121-000002")) {
+			jdbc.sql("INSERT INTO orders (order_number, created_at) VALUES (?, ?)")
+				.params(number, DAY.minusDays(1).atTime(12, 0).atOffset(ZoneOffset.UTC))
+				.update();
+		}
+		JobRecords records = this.second.context().getBean(JobRecords.class);
+		Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+			JobRecord lastRun = records.read("order-summary");
+			assertThat(lastRun).isNotNull();
+			assertThat(lastRun.status()).isEqualTo(JobRecord.Status.SUCCEEDED);
+			assertThat(jdbc.sql("SELECT order_count, fencing_token FROM order_summary WHERE order_day = ?")
+				.param(DAY.minusDays(1))
+				.query((row, number) -> List.of(row.getLong(1), row.getLong(2)))
+				.optional()).contains(List.of(2L, lastRun.fencingToken()));
+		});
 	}
 
 	private List<String> storedOrderNumbers() {
