@@ -18,9 +18,7 @@ public final class AcquiredLock implements ReleasableLock {
 
 	private final LockKey.Hold hold;
 
-	private final LockLossDetector lossDetector;
-
-	private final Releaser releaser;
+	private final Keeper keeper;
 
 	private static final AtomicIntegerFieldUpdater<AcquiredLock> RELEASED = AtomicIntegerFieldUpdater
 		.newUpdater(AcquiredLock.class, "released");
@@ -28,11 +26,10 @@ public final class AcquiredLock implements ReleasableLock {
 	/** {@code 1} once released. */
 	private volatile int released;
 
-	AcquiredLock(LockKey lockKey, LockKey.Hold hold, LockLossDetector lossDetector, Releaser releaser) {
+	AcquiredLock(LockKey lockKey, LockKey.Hold hold, Keeper keeper) {
 		this.lockKey = lockKey;
 		this.hold = hold;
-		this.lossDetector = lossDetector;
-		this.releaser = releaser;
+		this.keeper = keeper;
 	}
 
 	LockKey lockKey() {
@@ -51,13 +48,13 @@ public final class AcquiredLock implements ReleasableLock {
 
 	@Override
 	public boolean isValid() {
-		return this.released == 0 && this.lossDetector.isHeld(this.hold);
+		return this.released == 0 && this.keeper.isHeld(this.hold);
 	}
 
 	@Override
 	public boolean isLost() {
 		if (this.released == 0) {
-			this.lossDetector.isHeld(this.hold);
+			this.keeper.isHeld(this.hold);
 		}
 		return this.hold.lossReason() != null;
 	}
@@ -102,7 +99,7 @@ public final class AcquiredLock implements ReleasableLock {
 	@Override
 	public void release() {
 		if (RELEASED.compareAndSet(this, 0, 1)) {
-			this.releaser.release(this.lockKey, this.hold);
+			this.keeper.release(this.lockKey, this.hold);
 		}
 	}
 
@@ -130,7 +127,7 @@ public final class AcquiredLock implements ReleasableLock {
 			throw new IllegalArgumentException("'delay' must not be negative, but was " + delay);
 		}
 		if (RELEASED.compareAndSet(this, 0, 1)) {
-			return this.releaser.releaseAfter(this.lockKey, this.hold, delay);
+			return this.keeper.releaseAfter(this.lockKey, this.hold, delay);
 		}
 		return CompletableFuture.completedStage(null);
 	}
@@ -141,10 +138,16 @@ public final class AcquiredLock implements ReleasableLock {
 	}
 
 	/**
-	 * Ends the holds of acquisitions, now or after a delay: the registry that acquired
-	 * them.
+	 * Keeps the holds of acquisitions: the registry that acquired them, which tells
+	 * whether a hold is still held and ends it, now or after a delay.
 	 */
-	interface Releaser {
+	interface Keeper {
+
+		/**
+		 * Whether the hold is still held as far as the process can tell (the loss
+		 * detector's answer).
+		 */
+		boolean isHeld(LockKey.Hold hold);
 
 		/** Releases one acquisition of a hold. */
 		void release(LockKey lockKey, LockKey.Hold hold);

@@ -9,6 +9,7 @@ import dev.zklock.AbbreviatedKey;
 import dev.zklock.LockException;
 import dev.zklock.LockManager;
 import dev.zklock.LockType;
+import dev.zklock.ReleasableLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +51,7 @@ public final class LeaderElection implements AutoCloseable {
 
 	private static final AtomicLong THREADS = new AtomicLong();
 
-	private final ZooKeeperLockRegistry registry;
+	private final LockManager locks;
 
 	private final String name;
 
@@ -84,13 +85,16 @@ public final class LeaderElection implements AutoCloseable {
 
 	/**
 	 * Creates a candidate; it joins the election when {@link #start() started}.
-	 * @param registry the registry whose locks hold the election; it must outlive the
-	 * election, as its loss detection is what revokes a term
+	 * @param registry the registry whose locks hold the election, a
+	 * {@link ZooKeeperLockRegistry} (any other {@link LockManager}'s locks cannot tell
+	 * their loss as it happens: the election then ends at its first acquisition, with an
+	 * error logged); it must outlive the election, as its loss detection is what revokes
+	 * a term
 	 * @param name the election's name, shared by all its candidates: the key of its lock
 	 * @param listener told of the terms granted and revoked
 	 * @throws IllegalArgumentException if an argument is {@code null}, or the name blank
 	 */
-	public LeaderElection(ZooKeeperLockRegistry registry, String name, LeadershipListener listener) {
+	public LeaderElection(LockManager registry, String name, LeadershipListener listener) {
 		if (registry == null) {
 			throw new IllegalArgumentException("'registry' must not be null");
 		}
@@ -100,7 +104,7 @@ public final class LeaderElection implements AutoCloseable {
 		if (listener == null) {
 			throw new IllegalArgumentException("'listener' must not be null");
 		}
-		this.registry = registry;
+		this.locks = registry;
 		this.name = name;
 		this.listener = listener;
 	}
@@ -266,9 +270,9 @@ public final class LeaderElection implements AutoCloseable {
 		finally {
 			this.lock.unlock();
 		}
-		AcquiredLock acquired = null;
+		ReleasableLock acquired = null;
 		try {
-			acquired = this.registry.acquireDetached(this.name, LockType.EXCLUSIVE, 1, LockManager.LONGEST_WAIT);
+			acquired = this.locks.acquireDetached(this.name, LockType.EXCLUSIVE, 1, LockManager.LONGEST_WAIT);
 		}
 		catch (LockException ex) {
 			if (!isClosed()) {
@@ -293,7 +297,16 @@ public final class LeaderElection implements AutoCloseable {
 				acquired.release();
 				return null;
 			}
-			this.term = new LeaderTerm(acquired);
+			if (!(acquired instanceof AcquiredLock zooKeeperLock)) {
+				acquired.release();
+				this.closed = true;
+				logger.error(
+						"Leader election '{}' ended: its locks ({}) cannot tell when they are lost; "
+								+ "elect on a ZooKeeperLockRegistry",
+						AbbreviatedKey.of(this.name), acquired.getClass().getName());
+				return null;
+			}
+			this.term = new LeaderTerm(acquired, zooKeeperLock.whenInvalidated());
 			this.revocation = null;
 			return this.term;
 		}
@@ -323,8 +336,7 @@ public final class LeaderElection implements AutoCloseable {
 	 * and its lock released.
 	 */
 	private void lead(LeaderTerm granted) {
-		AcquiredLock acquired = granted.lock();
-		acquired.whenInvalidated().thenAccept((reason) -> revoke(granted, reason));
+		granted.invalidation().thenAccept((reason) -> revoke(granted, reason));
 		logger.info("Leader election '{}' granted this candidate a term (fencing token {})",
 				AbbreviatedKey.of(this.name), granted.fencingToken());
 		try {
@@ -363,7 +375,7 @@ public final class LeaderElection implements AutoCloseable {
 			finally {
 				this.lock.unlock();
 			}
-			acquired.release();
+			granted.lock().release();
 		}
 	}
 

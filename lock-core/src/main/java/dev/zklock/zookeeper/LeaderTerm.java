@@ -1,8 +1,10 @@
 package dev.zklock.zookeeper;
 
 import java.time.Instant;
+import java.util.concurrent.CompletionStage;
 
 import dev.zklock.LockHandle;
+import dev.zklock.ReleasableLock;
 
 /**
  * One term of a {@link LeaderElection}'s leader: the hold of the election's lock from the
@@ -12,15 +14,19 @@ import dev.zklock.LockHandle;
  */
 public final class LeaderTerm implements LockHandle {
 
-	private final AcquiredLock lock;
+	private final ReleasableLock lock;
+
+	/** Completes with the reason when the lock is first doubted or lost. */
+	private final CompletionStage<String> invalidation;
 
 	private final Instant grantedAt = Instant.now();
 
 	/** Set once the term was revoked; the lock's validity covers the rest. */
 	private volatile boolean revoked;
 
-	LeaderTerm(AcquiredLock lock) {
+	LeaderTerm(ReleasableLock lock, CompletionStage<String> invalidation) {
 		this.lock = lock;
+		this.invalidation = invalidation;
 	}
 
 	/**
@@ -62,8 +68,12 @@ public final class LeaderTerm implements LockHandle {
 		return this.grantedAt;
 	}
 
-	AcquiredLock lock() {
+	ReleasableLock lock() {
 		return this.lock;
+	}
+
+	CompletionStage<String> invalidation() {
+		return this.invalidation;
 	}
 
 	void revoke() {

@@ -79,7 +79,12 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
 	private final AtomicLong waitIds = new AtomicLong();
 
-	private final AcquiredLock.Releaser releaser = new AcquiredLock.Releaser() {
+	private final AcquiredLock.Keeper keeper = new AcquiredLock.Keeper() {
+
+		@Override
+		public boolean isHeld(LockKey.Hold hold) {
+			return ZooKeeperLockRegistry.this.lossDetector.isHeld(hold);
+		}
 
 		@Override
 		public void release(LockKey lockKey, LockKey.Hold hold) {
@@ -466,7 +471,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 				hold = takeWhileSeenWaiting(lockKey, kind, waitTime, deadline, owner);
 			}
 			acquired = true;
-			return new AcquiredLock(lockKey, hold, this.lossDetector, this.releaser);
+			return new AcquiredLock(lockKey, hold, this.keeper);
 		}
 		finally {
 			if (!acquired) {

@@ -5,15 +5,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.example.feeds.FeedLeadership;
+import dev.zklock.LockManager;
+import dev.zklock.LockType;
+import dev.zklock.ReleasableLock;
 import dev.zklock.testsupport.ReplyHoldingProxy;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -266,6 +271,75 @@ class LeaderElectionTests {
 			.withMessageContaining("Election name");
 		assertThatIllegalArgumentException().isThrownBy(() -> new LeaderElection(registry, "name", null))
 			.withMessageContaining("'listener'");
+	}
+
+	@Test
+	void anElectionOnLocksThatCannotTellTheirLossEndsAtItsFirstAcquisitionAndReleasesIt() throws Exception {
+		ZooKeeperLockRegistry registry = registry();
+		LockManager untold = new LockManager() {
+
+			@Override
+			public ReleasableLock acquire(String key, LockType type, int permits, Duration waitTime) {
+				throw new UnsupportedOperationException();
+			}
+
+			@Override
+			public ReleasableLock acquireDetached(String key, LockType type, int permits, Duration waitTime) {
+				ReleasableLock lock = registry.acquireDetached(key, type, permits, waitTime);
+				return new ReleasableLock() {
+
+					@Override
+					public String key() {
+						return lock.key();
+					}
+
+					@Override
+					public long fencingToken() {
+						return lock.fencingToken();
+					}
+
+					@Override
+					public boolean isValid() {
+						return lock.isValid();
+					}
+
+					@Override
+					public boolean isLost() {
+						return lock.isLost();
+					}
+
+					@Override
+					public @Nullable String getLossReason() {
+						return lock.getLossReason();
+					}
+
+					@Override
+					public void release() {
+						lock.release();
+					}
+
+					@Override
+					public CompletionStage<@Nullable Void> releaseAfter(Duration delay) {
+						return lock.releaseAfter(delay);
+					}
+
+				};
+			}
+
+			@Override
+			public boolean raisesLossOnCompletion() {
+				return false;
+			}
+
+		};
+		BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+		LeaderElection election = new LeaderElection(untold, "reports", new Recorder(events));
+		this.elections.add(election);
+		election.start();
+		await().atMost(AWAIT).untilAsserted(() -> assertThatIllegalStateException().isThrownBy(election::start));
+		assertThat(events).as("terms granted").isEmpty();
+		assertThat(election.isLeader()).isFalse();
+		assertThat(registry.heldLocks()).as("the election's lock, released").isEmpty();
 	}
 
 	private ZooKeeperLockRegistry registry() throws InterruptedException {
