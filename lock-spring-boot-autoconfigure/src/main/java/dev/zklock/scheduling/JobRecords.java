@@ -21,16 +21,16 @@ import org.jspecify.annotations.Nullable;
  * the same scheduled time, one fails.
  * <p>
  * A {@link #guardRoot() guarded} root is kept in the hands of the client's credentials,
- * as the lock root is: it always has a child, {@value #GUARD_NODE}, so that nobody can
- * delete it and create it again open to all, and before the first record is read its ACL
- * is checked to be the one this client gives the nodes it creates (read from a
- * short-lived probe node). A root that somebody else made is refused: whoever made it
- * could write records that mark times as run, or keep the jobs from claiming them.
+ * as the lock root is: it always has a child, {@code ~guard}, so that nobody can delete
+ * it and create it again open to all, and before the first record is read its ACL is
+ * checked to be the one this client gives the nodes it creates (read from a short-lived
+ * probe node). A root that somebody else made is refused: whoever made it could write
+ * records that mark times as run, or keep the jobs from claiming them.
  */
 public final class JobRecords {
 
 	/** The name of the root's guard node; no job's name starts with {@code ~}. */
-	static final String GUARD_NODE = "~guard";
+	private static final String GUARD_NODE = "~guard";
 
 	private static final String PROBE_PREFIX = "~probe-";
 

@@ -1,19 +1,12 @@
 package dev.zklock.scheduling;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
 import dev.zklock.ClusteredJob;
 import dev.zklock.autoconfigure.scheduling.ClusteredJobAutoConfiguration;
 import dev.zklock.testsupport.LockApplications;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.ACLProvider;
-import org.apache.curator.retry.RetryOneTime;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
-import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -83,34 +76,14 @@ class JobRecordsRootSquattingTests {
 	@Test
 	void rootThatAStrangerCreatedIsRefusedAtTheFirstReadWhenStartUpDidNotCheckIt() throws Exception {
 		stranger.create().forPath("/jobs-squat-later", new byte[0]);
-		try (CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(server.connectString())
-			.retryPolicy(new RetryOneTime(100))
-			.authorization("digest", ("jobs:" + PASSWORD).getBytes(StandardCharsets.UTF_8))
-			.aclProvider(new CreatorOnly())
-			.build()) {
-			client.start();
-			JobRecords records = new JobRecords(client, "/jobs-squat-later");
-			records.guardRoot();
-			assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> records.read("yearly-report"))
-				.withMessageContaining(
-						"The root of the job records /jobs-squat-later has the ACL [world:anyone:cdrwa]");
-		}
-	}
-
-	/** The ACL that the starter gives nodes with digest authentication. */
-	static final class CreatorOnly implements ACLProvider {
-
-		@Override
-		public List<ACL> getDefaultAcl() {
-			return ZooDefs.Ids.CREATOR_ALL_ACL;
-		}
-
-		@Override
-		public List<ACL> getAclForPath(String path) {
-			return ZooDefs.Ids.CREATOR_ALL_ACL;
-		}
-
+		this.contextRunner.withPropertyValues("distributed-lock.scheduling.root-path=/secure-jobs-too")
+			.run((context) -> {
+				JobRecords records = new JobRecords(context.getBean(CuratorFramework.class), "/jobs-squat-later");
+				records.guardRoot();
+				assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> records.read("yearly-report"))
+					.withMessageContaining(
+							"The root of the job records /jobs-squat-later has the ACL [world:anyone:cdrwa]");
+			});
 	}
 
 	@EnableScheduling
