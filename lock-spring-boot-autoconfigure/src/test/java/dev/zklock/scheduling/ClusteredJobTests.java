@@ -88,9 +88,7 @@ class ClusteredJobTests {
 	void fixedRateJobRunsEachScheduledTimeOnceAcrossInstancesWithSkewedClocks() {
 		ApplicationContextRunner instances = this.contextRunner.withUserConfiguration(FixedRateJob.class)
 			.withPropertyValues("test.job=fixed-rate");
-		instances.withPropertyValues("test.instance=ahead", "test.clock-offset-millis=" + SKEW.toMillis())
-			.run((ahead) -> instances.withPropertyValues("test.instance=behind")
-				.run((behind) -> await().atMost(AWAIT).until(() -> runs.size() >= 15)));
+		runAheadAndBehind(instances, 15);
 		TickHistory history = TickHistory.of(runs)
 			.eachScheduledTimeRanOnce()
 			.noRunsOverlapped()
@@ -107,9 +105,7 @@ class ClusteredJobTests {
 		ApplicationContextRunner instances = this.contextRunner.withUserConfiguration(FixedRateJob.class)
 			.withPropertyValues("test.job=long-runs",
 					"test.run-millis=" + PERIOD.multipliedBy(3).dividedBy(2).toMillis());
-		instances.withPropertyValues("test.instance=ahead", "test.clock-offset-millis=" + SKEW.toMillis())
-			.run((ahead) -> instances.withPropertyValues("test.instance=behind")
-				.run((behind) -> await().atMost(AWAIT).until(() -> runs.size() >= 8)));
+		runAheadAndBehind(instances, 8);
 		TickHistory history = TickHistory.of(runs).eachScheduledTimeRanOnce().noRunsOverlapped();
 		assertThat(history.everyScheduledTimeRanOrWasCovered((time) -> time.plus(PERIOD), SKEW))
 			.as("times covered by late runs")
@@ -123,9 +119,7 @@ class ClusteredJobTests {
 	@Test
 	void cronJobRunsEachSecondOnceAcrossInstances() {
 		ApplicationContextRunner instances = this.contextRunner.withUserConfiguration(CronJob.class);
-		instances.withPropertyValues("test.instance=ahead", "test.clock-offset-millis=" + SKEW.toMillis())
-			.run((ahead) -> instances.withPropertyValues("test.instance=behind")
-				.run((behind) -> await().atMost(AWAIT).until(() -> runs.size() >= 4)));
+		runAheadAndBehind(instances, 4);
 		TickHistory history = TickHistory.of(runs).eachScheduledTimeRanOnce().noRunsOverlapped();
 		assertThat(history.everyScheduledTimeRanOrWasCovered((time) -> time.plusSeconds(1), SKEW)).isEmpty();
 	}
@@ -133,9 +127,7 @@ class ClusteredJobTests {
 	@Test
 	void triggerTaskOfASchedulingConfigurerForAJobsMethodRunsEachTimeOnceAcrossInstances() {
 		ApplicationContextRunner instances = this.contextRunner.withUserConfiguration(ConfiguredJob.class);
-		instances.withPropertyValues("test.instance=ahead", "test.clock-offset-millis=" + SKEW.toMillis())
-			.run((ahead) -> instances.withPropertyValues("test.instance=behind")
-				.run((behind) -> await().atMost(AWAIT).until(() -> runs.size() >= 4)));
+		runAheadAndBehind(instances, 4);
 		assertThat(schedulerErrors).as("calls of the method outside the job, where LockHandle.current() fails")
 			.isEmpty();
 		TickHistory history = TickHistory.of(runs).eachScheduledTimeRanOnce().noRunsOverlapped();
@@ -176,9 +168,7 @@ class ClusteredJobTests {
 	@Test
 	void fixedDelayJobRunsItsDelayAfterTheEndOfTheLastRunWhereverItRan() {
 		ApplicationContextRunner instances = this.contextRunner.withUserConfiguration(FixedDelayJob.class);
-		instances.withPropertyValues("test.instance=ahead", "test.clock-offset-millis=" + SKEW.toMillis())
-			.run((ahead) -> instances.withPropertyValues("test.instance=behind")
-				.run((behind) -> await().atMost(AWAIT).until(() -> runs.size() >= 8)));
+		runAheadAndBehind(instances, 8);
 		TickHistory history = TickHistory.of(runs).eachScheduledTimeRanOnce().noRunsOverlapped();
 		List<Run> inOrder = history.runs();
 		for (int i = 1; i < inOrder.size(); i++) {
@@ -268,6 +258,16 @@ class ClusteredJobTests {
 		this.contextRunner.withUserConfiguration(YearlyCatchUpJob.class)
 			.run((context) -> await().atMost(AWAIT).until(() -> !runs.isEmpty()));
 		assertThat(runs).singleElement().extracting(Run::scheduledTime).isEqualTo(lastNewYear);
+	}
+
+	/**
+	 * Runs two instances, one whose scheduler's clock is {@link #SKEW} ahead, until the
+	 * jobs ran at least a number of times.
+	 */
+	private static void runAheadAndBehind(ApplicationContextRunner instances, int runCount) {
+		instances.withPropertyValues("test.instance=ahead", "test.clock-offset-millis=" + SKEW.toMillis())
+			.run((ahead) -> instances.withPropertyValues("test.instance=behind")
+				.run((behind) -> await().atMost(AWAIT).until(() -> runs.size() >= runCount)));
 	}
 
 	private static Instant lastNewYear() {
