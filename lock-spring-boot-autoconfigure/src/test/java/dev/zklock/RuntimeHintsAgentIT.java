@@ -7,14 +7,21 @@ import java.lang.annotation.Target;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.zklock.actuate.ClusteredJobsEndpoint;
 import dev.zklock.actuate.LocksEndpoint;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.autoconfigure.actuate.ClusteredJobsEndpointAutoConfiguration;
 import dev.zklock.autoconfigure.actuate.LocksEndpointAutoConfiguration;
+import dev.zklock.autoconfigure.leadership.LeadershipAutoConfiguration;
+import dev.zklock.autoconfigure.scheduling.ClusteredJobAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.EmbeddedZooKeeperAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.health.ZooKeeperHealthContributorAutoConfiguration;
 import dev.zklock.health.ZooKeeperHealthIndicator;
+import dev.zklock.leadership.LeaderOnly;
+import dev.zklock.leadership.LeadershipInitiator;
 import dev.zklock.testsupport.SecureZooKeeperServer;
 import dev.zklock.testsupport.TestCertificates;
 import dev.zklock.zookeeper.AcquiredLock;
@@ -29,9 +36,13 @@ import org.springframework.aot.test.agent.RuntimeHintsInvocations;
 import org.springframework.aot.test.agent.RuntimeHintsRecorder;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Real locking under Spring's {@code RuntimeHintsAgent}, which records the reflective
@@ -73,6 +84,33 @@ class RuntimeHintsAgentIT {
 	}
 
 	@Test
+	void clusteredJobsAndLeadershipOnTheEmbeddedServer(@TempDir Path data) {
+		RuntimeHintsInvocations invocations = RuntimeHintsRecorder.record(() -> this.contextRunner
+			.withConfiguration(
+					AutoConfigurations.of(EmbeddedZooKeeperAutoConfiguration.class, ClusteredJobAutoConfiguration.class,
+							ClusteredJobsEndpointAutoConfiguration.class, LeadershipAutoConfiguration.class))
+			.withUserConfiguration(JobsConfiguration.class)
+			.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
+					"distributed-lock.zookeeper.embedded.port=0",
+					"distributed-lock.zookeeper.embedded.data-directory=" + data,
+					"distributed-lock.zookeeper.authentication.username=reports",
+					"distributed-lock.zookeeper.authentication.password=secret",
+					"distributed-lock.startup.connection-wait=60s", "distributed-lock.leadership.name=reports-leader",
+					"management.endpoints.web.exposure.include=locks,clusteredjobs")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				await().atMost(Duration.ofSeconds(30)).until(() -> context.getBean(Summary.class).runs.get() >= 2);
+				await().atMost(Duration.ofSeconds(30)).until(() -> context.getBean(Feed.class).isRunning());
+				assertThat(context.getBean(ClusteredJobsEndpoint.class).jobs().jobs()).singleElement()
+					.satisfies((job) -> assertThat(job.lastRun()).isNotNull());
+				context.getBean(LeadershipInitiator.class).yieldLeadership();
+				await().atMost(Duration.ofSeconds(30)).until(() -> context.getBean(Feed.class).starts.get() >= 2);
+			}));
+		assertThat(invocations).withSpringFactoriesRegistrars("META-INF/spring/aot.factories")
+			.match(beanHints(Summary.class));
+	}
+
+	@Test
 	void lockingOverTls(@TempDir Path directory) throws Exception {
 		TestCertificates certificates = TestCertificates.create(directory);
 		try (SecureZooKeeperServer server = SecureZooKeeperServer.start(certificates, directory)) {
@@ -105,11 +143,13 @@ class RuntimeHintsAgentIT {
 
 	/**
 	 * The hints that Spring's AOT processing registers for the beans of the application.
+	 * @param others the classes of its beans besides the reports
 	 * @return the hints
 	 */
-	private static RuntimeHints beanHints() {
+	private static RuntimeHints beanHints(Class<?>... others) {
 		RuntimeHints hints = new RuntimeHints();
 		new ReflectiveRuntimeHintsRegistrar().registerRuntimeHints(hints, Reports.class);
+		new ReflectiveRuntimeHintsRegistrar().registerRuntimeHints(hints, others);
 		return hints;
 	}
 
@@ -129,6 +169,64 @@ class RuntimeHintsAgentIT {
 		@Bean
 		Reports reports() {
 			return new Reports();
+		}
+
+	}
+
+	@EnableScheduling
+	static class JobsConfiguration {
+
+		@Bean
+		Summary summary() {
+			return new Summary();
+		}
+
+		@Bean
+		@LeaderOnly
+		Feed feed() {
+			return new Feed();
+		}
+
+	}
+
+	static class Summary {
+
+		final AtomicInteger runs = new AtomicInteger();
+
+		@Scheduled(fixedRate = 200)
+		@ClusteredJob(name = "summary")
+		public void summarize() {
+			LockHandle.current();
+			this.runs.incrementAndGet();
+		}
+
+	}
+
+	static class Feed implements SmartLifecycle {
+
+		final AtomicInteger starts = new AtomicInteger();
+
+		private volatile boolean running;
+
+		@Override
+		public boolean isAutoStartup() {
+			return false;
+		}
+
+		@Override
+		public void start() {
+			this.starts.incrementAndGet();
+			this.running = true;
+		}
+
+		@Override
+		public void stop() {
+			this.running = false;
+		}
+
+		@Override
+		public boolean isRunning() {
+			return this.running;
 		}
 
 	}
