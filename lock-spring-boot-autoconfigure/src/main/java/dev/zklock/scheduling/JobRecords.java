@@ -90,23 +90,34 @@ public final class JobRecords {
 		}
 	}
 
-	private synchronized void verifyRoot() {
-		if (!this.guarded || this.verified) {
+	private void verifyRoot() {
+		if (this.guarded && !this.verified) {
+			synchronized (this) {
+				verifyRootOnce();
+			}
+		}
+	}
+
+	private void verifyRootOnce() {
+		if (this.verified) {
 			return;
 		}
 		try {
+			String probe;
 			try {
-				this.client.create().creatingParentsIfNeeded().forPath(ZKPaths.makePath(this.rootPath, GUARD_NODE));
-			}
-			catch (KeeperException.NodeExistsException ex) {
-				// guarded already
+				try {
+					this.client.create().creatingParentsIfNeeded().forPath(ZKPaths.makePath(this.rootPath, GUARD_NODE));
+				}
+				catch (KeeperException.NodeExistsException ex) {
+					// guarded already
+				}
+				probe = this.client.create()
+					.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+					.forPath(ZKPaths.makePath(this.rootPath, PROBE_PREFIX));
 			}
 			catch (KeeperException.NoAuthException ex) {
 				throw squatted(", which does not let this client create nodes in it");
 			}
-			String probe = this.client.create()
-				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-				.forPath(ZKPaths.makePath(this.rootPath, PROBE_PREFIX));
 			try {
 				List<ACL> ours = this.client.getACL().forPath(probe);
 				if (!Set.copyOf(this.client.getACL().forPath(this.rootPath)).equals(Set.copyOf(ours))) {
@@ -127,8 +138,14 @@ public final class JobRecords {
 	}
 
 	private JobRecordsException squatted(String problem) throws Exception {
-		return new JobRecordsException("The root of the job records " + this.rootPath + " has the ACL "
-				+ describe(this.client.getACL().forPath(this.rootPath)) + problem
+		String acl;
+		try {
+			acl = "the ACL " + describe(this.client.getACL().forPath(this.rootPath));
+		}
+		catch (KeeperException.NoAuthException ex) {
+			acl = "an ACL that this client may not even read";
+		}
+		return new JobRecordsException("The root of the job records " + this.rootPath + " has " + acl + problem
 				+ ": a client without the credentials created or changed it, and could mark times as run or keep "
 				+ "the jobs from running. Delete the node with the credentials (or an administrator's), or set "
 				+ "distributed-lock.scheduling.root-path to a path of the application's own (see the reference "

@@ -1,10 +1,14 @@
 package dev.zklock.scheduling;
 
+import java.nio.charset.StandardCharsets;
+
 import dev.zklock.ClusteredJob;
 import dev.zklock.autoconfigure.scheduling.ClusteredJobAutoConfiguration;
 import dev.zklock.testsupport.LockApplications;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,6 +56,22 @@ class JobRecordsRootSquattingTests {
 				.hasMessageContaining("The root of the job records /jobs-squat has the ACL [world:anyone:cdrwa]")
 				.hasMessageContaining("not the ACL [digest:jobs:")
 				.hasMessageContaining("distributed-lock.scheduling.root-path"));
+	}
+
+	@Test
+	void rootThatAStrangerWithCredentialsOfItsOwnCreatedFailsStartUp() throws Exception {
+		try (CuratorFramework intruder = CuratorFrameworkFactory.builder()
+			.connectString(server.connectString())
+			.retryPolicy(new RetryOneTime(100))
+			.authorization("digest", "intruder:other-secret".getBytes(StandardCharsets.UTF_8))
+			.build()) {
+			intruder.start();
+			intruder.create().withACL(ZooDefs.Ids.CREATOR_ALL_ACL).forPath("/jobs-locked", new byte[0]);
+		}
+		this.contextRunner.withPropertyValues("distributed-lock.scheduling.root-path=/jobs-locked")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("The root of the job records /jobs-locked has an ACL that this client may not "
+						+ "even read, which does not let this client create nodes in it"));
 	}
 
 	@Test
