@@ -1,11 +1,11 @@
 package dev.zklock;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.zklock.JobsAndLeadershipApplication.Feed;
+import dev.zklock.JobsAndLeadershipApplication.Summary;
 import dev.zklock.autoconfigure.leadership.LeadershipAutoConfiguration;
 import dev.zklock.autoconfigure.scheduling.ClusteredJobAutoConfiguration;
-import dev.zklock.leadership.LeaderOnly;
 import dev.zklock.leadership.LeadershipInitiator;
 import dev.zklock.scheduling.JobRecord;
 import dev.zklock.scheduling.JobRecords;
@@ -18,27 +18,21 @@ import org.springframework.aot.test.generate.TestGenerationContext;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContextInitializer;
-import org.springframework.context.SmartLifecycle;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.aot.ApplicationContextAotGenerator;
 import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.test.tools.CompileWithForkedClassLoader;
 import org.springframework.core.test.tools.TestCompiler;
 import org.springframework.javapoet.ClassName;
-import org.springframework.scheduling.annotation.EnableScheduling;
-import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An application with a {@link ClusteredJob} and a {@link LeaderOnly @LeaderOnly} bean,
- * processed ahead of time, compiled, and started from the generated code alone (as an
- * application started with {@code -Dspring.aot.enabled=true} is) against a real ZooKeeper
- * server: the job runs and records its runs, and the instance leads and starts its
- * leader-only bean. The sample's {@code AotInstancesIT} runs a job in a packaged
- * AOT-processed application.
+ * An application with a {@link ClusteredJob} and a {@code @LeaderOnly} bean, processed
+ * ahead of time, compiled, and started from the generated code alone (as an application
+ * started with {@code -Dspring.aot.enabled=true} is) against a real ZooKeeper server: the
+ * job runs and records its runs, and the instance leads and starts its leader-only bean.
+ * The sample's {@code AotInstancesIT} runs a job in a packaged AOT-processed application.
  */
 @CompileWithForkedClassLoader
 class ClusteredJobAndLeadershipAheadOfTimeTests {
@@ -51,14 +45,14 @@ class ClusteredJobAndLeadershipAheadOfTimeTests {
 	private final ApplicationContextRunner contextRunner = LockApplications.connectedTo(zookeeper)
 		.withConfiguration(
 				AutoConfigurations.of(ClusteredJobAutoConfiguration.class, LeadershipAutoConfiguration.class))
-		.withUserConfiguration(AotApplication.class)
+		.withUserConfiguration(JobsAndLeadershipApplication.class)
 		.withPropertyValues("distributed-lock.leadership.name=aot-leader");
 
 	@Test
 	void jobRunsAndLeaderOnlyBeanStartsInTheContextProcessedAheadOfTime() {
 		this.contextRunner.prepare((prepared) -> {
 			GenericApplicationContext source = (GenericApplicationContext) prepared.getSourceApplicationContext();
-			TestGenerationContext generation = new TestGenerationContext(AotApplication.class);
+			TestGenerationContext generation = new TestGenerationContext(JobsAndLeadershipApplication.class);
 			ClassName initializerName = new ApplicationContextAotGenerator().processAheadOfTime(source, generation);
 			generation.writeGeneratedContent();
 			TestCompiler.forSystem().with(generation).compile((compiled) -> {
@@ -69,72 +63,15 @@ class ClusteredJobAndLeadershipAheadOfTimeTests {
 						.getInstance(ApplicationContextInitializer.class, initializerName.toString());
 					initializer.initialize(context);
 					context.refresh();
-					await().atMost(AWAIT).until(() -> context.getBean(NightlyJob.class).runs.get() >= 2);
-					JobRecord lastRun = context.getBean(JobRecords.class).read("aot-job");
+					await().atMost(AWAIT).until(() -> context.getBean(Summary.class).runs() >= 2);
+					JobRecord lastRun = context.getBean(JobRecords.class).read("summary");
 					assertThat(lastRun).isNotNull();
 					assertThat(lastRun.fencingToken()).isPositive();
 					await().atMost(AWAIT).until(() -> context.getBean(LeadershipInitiator.class).isLeader());
-					await().atMost(AWAIT).until(() -> context.getBean(FeedConsumer.class).isRunning());
+					await().atMost(AWAIT).until(() -> context.getBean(Feed.class).isRunning());
 				}
 			});
 		});
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@EnableScheduling
-	public static class AotApplication {
-
-		@Bean
-		public NightlyJob nightlyJob() {
-			return new NightlyJob();
-		}
-
-		@Bean
-		@LeaderOnly
-		public FeedConsumer feedConsumer() {
-			return new FeedConsumer();
-		}
-
-	}
-
-	public static class NightlyJob {
-
-		final AtomicInteger runs = new AtomicInteger();
-
-		@Scheduled(fixedRate = 200)
-		@ClusteredJob(name = "aot-job")
-		public void run() {
-			LockHandle.current();
-			this.runs.incrementAndGet();
-		}
-
-	}
-
-	/** Started and stopped by the leadership alone. */
-	public static class FeedConsumer implements SmartLifecycle {
-
-		private volatile boolean running;
-
-		@Override
-		public boolean isAutoStartup() {
-			return false;
-		}
-
-		@Override
-		public void start() {
-			this.running = true;
-		}
-
-		@Override
-		public void stop() {
-			this.running = false;
-		}
-
-		@Override
-		public boolean isRunning() {
-			return this.running;
-		}
-
 	}
 
 }

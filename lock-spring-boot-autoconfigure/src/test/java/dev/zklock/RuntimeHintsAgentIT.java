@@ -7,8 +7,9 @@ import java.lang.annotation.Target;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.zklock.JobsAndLeadershipApplication.Feed;
+import dev.zklock.JobsAndLeadershipApplication.Summary;
 import dev.zklock.actuate.ClusteredJobsEndpoint;
 import dev.zklock.actuate.LocksEndpoint;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
@@ -20,7 +21,6 @@ import dev.zklock.autoconfigure.zookeeper.EmbeddedZooKeeperAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.health.ZooKeeperHealthContributorAutoConfiguration;
 import dev.zklock.health.ZooKeeperHealthIndicator;
-import dev.zklock.leadership.LeaderOnly;
 import dev.zklock.leadership.LeadershipInitiator;
 import dev.zklock.testsupport.SecureZooKeeperServer;
 import dev.zklock.testsupport.TestCertificates;
@@ -36,10 +36,7 @@ import org.springframework.aot.test.agent.RuntimeHintsInvocations;
 import org.springframework.aot.test.agent.RuntimeHintsRecorder;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
-import org.springframework.scheduling.annotation.EnableScheduling;
-import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -89,7 +86,7 @@ class RuntimeHintsAgentIT {
 			.withConfiguration(
 					AutoConfigurations.of(EmbeddedZooKeeperAutoConfiguration.class, ClusteredJobAutoConfiguration.class,
 							ClusteredJobsEndpointAutoConfiguration.class, LeadershipAutoConfiguration.class))
-			.withUserConfiguration(JobsConfiguration.class)
+			.withUserConfiguration(JobsAndLeadershipApplication.class)
 			.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
 					"distributed-lock.zookeeper.embedded.port=0",
 					"distributed-lock.zookeeper.embedded.data-directory=" + data,
@@ -99,12 +96,12 @@ class RuntimeHintsAgentIT {
 					"management.endpoints.web.exposure.include=locks,clusteredjobs")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				await().atMost(Duration.ofSeconds(30)).until(() -> context.getBean(Summary.class).runs.get() >= 2);
+				await().atMost(Duration.ofSeconds(30)).until(() -> context.getBean(Summary.class).runs() >= 2);
 				await().atMost(Duration.ofSeconds(30)).until(() -> context.getBean(Feed.class).isRunning());
 				assertThat(context.getBean(ClusteredJobsEndpoint.class).jobs().jobs()).singleElement()
 					.satisfies((job) -> assertThat(job.lastRun()).isNotNull());
 				context.getBean(LeadershipInitiator.class).yieldLeadership();
-				await().atMost(Duration.ofSeconds(30)).until(() -> context.getBean(Feed.class).starts.get() >= 2);
+				await().atMost(Duration.ofSeconds(30)).until(() -> context.getBean(Feed.class).starts() >= 2);
 			}));
 		assertThat(invocations).withSpringFactoriesRegistrars("META-INF/spring/aot.factories")
 			.match(beanHints(Summary.class));
@@ -169,64 +166,6 @@ class RuntimeHintsAgentIT {
 		@Bean
 		Reports reports() {
 			return new Reports();
-		}
-
-	}
-
-	@EnableScheduling
-	static class JobsConfiguration {
-
-		@Bean
-		Summary summary() {
-			return new Summary();
-		}
-
-		@Bean
-		@LeaderOnly
-		Feed feed() {
-			return new Feed();
-		}
-
-	}
-
-	static class Summary {
-
-		final AtomicInteger runs = new AtomicInteger();
-
-		@Scheduled(fixedRate = 200)
-		@ClusteredJob(name = "summary")
-		public void summarize() {
-			LockHandle.current();
-			this.runs.incrementAndGet();
-		}
-
-	}
-
-	static class Feed implements SmartLifecycle {
-
-		final AtomicInteger starts = new AtomicInteger();
-
-		private volatile boolean running;
-
-		@Override
-		public boolean isAutoStartup() {
-			return false;
-		}
-
-		@Override
-		public void start() {
-			this.starts.incrementAndGet();
-			this.running = true;
-		}
-
-		@Override
-		public void stop() {
-			this.running = false;
-		}
-
-		@Override
-		public boolean isRunning() {
-			return this.running;
 		}
 
 	}
