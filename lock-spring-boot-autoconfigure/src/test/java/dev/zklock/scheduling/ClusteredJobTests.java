@@ -139,20 +139,22 @@ class ClusteredJobTests {
 
 	@Test
 	void springsScheduledTasksEndpointListsAJobAsDeclaredAndAsTheTriggerTaskThatRunsIt() {
+		String method = FixedRateJob.class.getName() + ".tick";
 		this.contextRunner.withUserConfiguration(FixedRateJob.class)
 			.withPropertyValues("test.job=listed")
-			.run((context) -> {
-				await().atMost(AWAIT).until(() -> !runs.isEmpty());
+			.run((context) -> await().atMost(AWAIT).untilAsserted(() -> {
+				// asserted again while no run ended yet, or one is in flight (its outcome
+				// "started")
 				ScheduledTasksDescriptor tasks = new ScheduledTasksEndpoint(
 						context.getBeansOfType(ScheduledTaskHolder.class).values())
 					.scheduledTasks();
-				String method = FixedRateJob.class.getName() + ".tick";
 				assertThat(tasks.getFixedRate()).as("the @Scheduled task, replaced before it was scheduled")
 					.singleElement()
 					.satisfies((declared) -> {
 						assertThat(declared.getRunnable().getTarget()).isEqualTo(method);
 						assertThat(((IntervalTaskDescriptor) declared).getInterval()).isEqualTo(400);
 						assertThat(declared.getNextExecution()).as("next execution").isNull();
+						assertThat(declared.getLastExecution()).as("last execution").isNotNull();
 						assertThat(declared.getLastExecution().getStatus()).as("the last run's outcome")
 							.isEqualTo(TaskExecutionOutcome.Status.SUCCESS);
 					});
@@ -162,7 +164,7 @@ class ClusteredJobTests {
 					assertThat(job.getNextExecution()).as("next execution").isNotNull();
 					assertThat(job.getLastExecution()).as("last execution").isNotNull();
 				});
-			});
+			}));
 	}
 
 	@Test
