@@ -8,13 +8,20 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
+import dev.zklock.JobsAndLeadershipApplication.Feed;
+import dev.zklock.JobsAndLeadershipApplication.Summary;
+import dev.zklock.actuate.ClusteredJobsEndpoint;
 import dev.zklock.actuate.LocksEndpoint;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.autoconfigure.actuate.ClusteredJobsEndpointAutoConfiguration;
 import dev.zklock.autoconfigure.actuate.LocksEndpointAutoConfiguration;
+import dev.zklock.autoconfigure.leadership.LeadershipAutoConfiguration;
+import dev.zklock.autoconfigure.scheduling.ClusteredJobAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.EmbeddedZooKeeperAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.health.ZooKeeperHealthContributorAutoConfiguration;
 import dev.zklock.health.ZooKeeperHealthIndicator;
+import dev.zklock.leadership.LeadershipInitiator;
 import dev.zklock.testsupport.SecureZooKeeperServer;
 import dev.zklock.testsupport.TestCertificates;
 import dev.zklock.zookeeper.AcquiredLock;
@@ -32,6 +39,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Real locking under Spring's {@code RuntimeHintsAgent}, which records the reflective
@@ -73,6 +81,33 @@ class RuntimeHintsAgentIT {
 	}
 
 	@Test
+	void clusteredJobsAndLeadershipOnTheEmbeddedServer(@TempDir Path data) {
+		RuntimeHintsInvocations invocations = RuntimeHintsRecorder.record(() -> this.contextRunner
+			.withConfiguration(
+					AutoConfigurations.of(EmbeddedZooKeeperAutoConfiguration.class, ClusteredJobAutoConfiguration.class,
+							ClusteredJobsEndpointAutoConfiguration.class, LeadershipAutoConfiguration.class))
+			.withUserConfiguration(JobsAndLeadershipApplication.class)
+			.withPropertyValues("distributed-lock.zookeeper.embedded.enabled=true",
+					"distributed-lock.zookeeper.embedded.port=0",
+					"distributed-lock.zookeeper.embedded.data-directory=" + data,
+					"distributed-lock.zookeeper.authentication.username=reports",
+					"distributed-lock.zookeeper.authentication.password=secret",
+					"distributed-lock.startup.connection-wait=60s", "distributed-lock.leadership.name=reports-leader",
+					"management.endpoints.web.exposure.include=locks,clusteredjobs")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				await().atMost(Duration.ofSeconds(30)).until(() -> context.getBean(Summary.class).runs() >= 2);
+				await().atMost(Duration.ofSeconds(30)).until(() -> context.getBean(Feed.class).isRunning());
+				assertThat(context.getBean(ClusteredJobsEndpoint.class).jobs().jobs()).singleElement()
+					.satisfies((job) -> assertThat(job.lastRun()).isNotNull());
+				context.getBean(LeadershipInitiator.class).yieldLeadership();
+				await().atMost(Duration.ofSeconds(30)).until(() -> context.getBean(Feed.class).starts() >= 2);
+			}));
+		assertThat(invocations).withSpringFactoriesRegistrars("META-INF/spring/aot.factories")
+			.match(beanHints(Summary.class));
+	}
+
+	@Test
 	void lockingOverTls(@TempDir Path directory) throws Exception {
 		TestCertificates certificates = TestCertificates.create(directory);
 		try (SecureZooKeeperServer server = SecureZooKeeperServer.start(certificates, directory)) {
@@ -105,11 +140,13 @@ class RuntimeHintsAgentIT {
 
 	/**
 	 * The hints that Spring's AOT processing registers for the beans of the application.
+	 * @param others the classes of its beans besides the reports
 	 * @return the hints
 	 */
-	private static RuntimeHints beanHints() {
+	private static RuntimeHints beanHints(Class<?>... others) {
 		RuntimeHints hints = new RuntimeHints();
 		new ReflectiveRuntimeHintsRegistrar().registerRuntimeHints(hints, Reports.class);
+		new ReflectiveRuntimeHintsRegistrar().registerRuntimeHints(hints, others);
 		return hints;
 	}
 

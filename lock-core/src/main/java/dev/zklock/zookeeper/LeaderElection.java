@@ -84,6 +84,13 @@ public final class LeaderElection implements AutoCloseable {
 	private @Nullable String revocation;
 
 	/**
+	 * Runs on the election's thread between the acquisition that begins a term and the
+	 * term's grant: a seam for tests.
+	 */
+	private volatile Runnable beforeGranting = () -> {
+	};
+
+	/**
 	 * Creates a candidate; it joins the election when {@link #start() started}.
 	 * @param registry the registry whose locks hold the election, a
 	 * {@link ZooKeeperLockRegistry} (any other {@link LockManager}'s locks cannot tell
@@ -249,6 +256,7 @@ public final class LeaderElection implements AutoCloseable {
 				continue;
 			}
 			failing = false;
+			this.beforeGranting.run();
 			lead(granted);
 		}
 	}
@@ -379,7 +387,11 @@ public final class LeaderElection implements AutoCloseable {
 		}
 	}
 
-	private boolean isClosed() {
+	void beforeGranting(Runnable hook) {
+		this.beforeGranting = hook;
+	}
+
+	boolean isClosed() {
 		this.lock.lock();
 		try {
 			return this.closed;

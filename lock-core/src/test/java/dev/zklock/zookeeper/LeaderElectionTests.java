@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -171,6 +173,34 @@ class LeaderElectionTests {
 		assertThat(second.granted().fencingToken()).isGreaterThan(firstTerm.fencingToken());
 		assertThat(this.mostLeading).as("leaders at once").hasValue(1);
 		assertThat(first.events.poll(200, TimeUnit.MILLISECONDS)).as("an event after the close").isNull();
+	}
+
+	@Test
+	void aCloseBetweenTheAcquisitionAndTheGrantRevokesTheTermAndReleasesItsLock() throws Exception {
+		BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+		LeaderElection election = new LeaderElection(registry(), "ledger", new Recorder(events));
+		this.elections.add(election);
+		CompletableFuture<Void> closed = new CompletableFuture<>();
+		election.beforeGranting(() -> {
+			// the application shuts down once the lock is acquired, before the grant
+			Thread closer = new Thread(() -> {
+				election.close();
+				closed.complete(null);
+			}, "closer");
+			closer.start();
+			await().atMost(AWAIT).until(election::isClosed);
+		});
+		election.start();
+		assertThatNoException().as("close() returned")
+			.isThrownBy(() -> closed.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS));
+		Candidate candidate = new Candidate(election, events);
+		LeaderTerm term = candidate.granted();
+		assertThat(candidate.revoked()).contains("closed");
+		assertThat(term.isValid()).isFalse();
+		assertThat(events).isEmpty();
+		Candidate next = candidate(registry(), "ledger");
+		assertThat(next.granted().fencingToken()).as("the next candidate's term, once the lock was released")
+			.isGreaterThan(term.fencingToken());
 	}
 
 	@Test

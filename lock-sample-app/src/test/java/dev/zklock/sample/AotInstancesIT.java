@@ -3,6 +3,7 @@ package dev.zklock.sample;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.util.stream.LongStream;
 
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -34,7 +36,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * The sample application processed ahead of time ({@code mvn -Paot verify}) and run in
  * AOT mode on the JVM: two instances of the packaged jar, each in a JVM of its own, share
- * one ZooKeeper server and one H2 database, and are checked through HTTP only.
+ * one ZooKeeper server and one H2 database, and are checked through HTTP only (and the
+ * database the order summary writes): the orders, the locks, and the nightly order
+ * summary run every two seconds as a clustered job.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AotInstancesIT {
@@ -65,8 +69,9 @@ class AotInstancesIT {
 
 	private static String[] instanceArguments() {
 		// The order sequence's row lock is held by the test for a few seconds
+		// The nightly order summary runs every two seconds here
 		return new String[] { "--spring.datasource.url=" + databaseUrl() + ";LOCK_TIMEOUT=30000",
-				"--distributed-lock.wait-time=30s" };
+				"--distributed-lock.wait-time=30s", "--sample.order-summary.cron=*/2 * * * * *" };
 	}
 
 	private static String databaseUrl() {
@@ -176,6 +181,52 @@ class AotInstancesIT {
 				.anyMatch((line) -> line.contains(OrderNumberService.class.getName() + "$$SpringCGLIB$$"))
 				.allMatch((line) -> line.contains("source: jar:"));
 		}
+	}
+
+	@Test
+	@Order(7)
+	void orderSummaryRunsAsAClusteredJobFiredByBothInstances() {
+		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+			Map<?, ?> lastRun = lastSummaryRun(first);
+			assertThat(lastRun.get("status")).as("status of the last run").isEqualTo("SUCCEEDED");
+			assertThat(lastSummaryRun(second)).as("the record, as the second instance reads it").isEqualTo(lastRun);
+			assertThat(summaryFencingTokens()).as("the summary row of the last run")
+				.contains(((Number) lastRun.get("fencingToken")).longValue());
+		});
+		for (SampleProcess instance : List.of(first, second)) {
+			assertThat(summaryFirings(instance)).as("firings of the job on an instance").isPositive();
+		}
+	}
+
+	private static Map<?, ?> lastSummaryRun(SampleClient instance) {
+		List<?> jobs = (List<?>) instance.get("/actuator/clusteredjobs").get("jobs");
+		assertThat(jobs).singleElement()
+			.asInstanceOf(InstanceOfAssertFactories.MAP)
+			.containsEntry("name", "order-summary")
+			.containsEntry("method", OrderSummaryJob.class.getName() + ".summarize()");
+		return (((Map<?, ?>) jobs.get(0)).get("lastRun") instanceof Map<?, ?> lastRun) ? lastRun : Map.of();
+	}
+
+	private static List<Long> summaryFencingTokens() throws SQLException {
+		List<Long> tokens = new ArrayList<>();
+		try (Connection database = DriverManager.getConnection(databaseUrl(), "sa", "");
+				Statement statement = database.createStatement();
+				ResultSet rows = statement.executeQuery("SELECT fencing_token FROM order_summary")) {
+			while (rows.next()) {
+				tokens.add(rows.getLong(1));
+			}
+		}
+		return tokens;
+	}
+
+	private static double summaryFirings(SampleClient instance) {
+		Map<String, Object> firings = instance
+			.get("/actuator/metrics/distributed.lock.job.firings?tag=job:order-summary");
+		return ((List<?>) firings.get("measurements")).stream()
+			.map((measurement) -> (Map<?, ?>) measurement)
+			.filter((measurement) -> "COUNT".equals(measurement.get("statistic")))
+			.mapToDouble((measurement) -> ((Number) measurement.get("value")).doubleValue())
+			.sum();
 	}
 
 	private static boolean hasOrderSequenceLock(SampleClient instance, String state) {

@@ -6,15 +6,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.context.ApplicationListener;
+import org.springframework.context.ApplicationEvent;
 import org.springframework.context.Lifecycle;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.ContextStartedEvent;
+import org.springframework.context.event.SmartApplicationListener;
 
 /**
  * Starts the {@link LeaderOnly @LeaderOnly} beans when a {@link LeadershipInitiator}'s
@@ -23,8 +26,15 @@ import org.springframework.context.SmartLifecycle;
  * {@code SmartLifecycleRoleController} does for a role. It runs on the election's thread,
  * so a term's beans have stopped before its lock is released when the leader yields or
  * leaves. A bean that fails to start or stop is logged, and the others go on.
+ * <p>
+ * An explicit {@code ConfigurableApplicationContext.start()} starts every
+ * {@link Lifecycle} bean of the context, the leader-only ones included, whether this
+ * instance leads or not: Spring offers no way to leave a bean out. The controller has the
+ * last word: when the context has started ({@link ContextStartedEvent}), it stops again,
+ * with a warning, the leader-only beans that run while this instance does not lead. They
+ * run meanwhile, from their start to the end of the context's {@code start()}.
  */
-public class LeaderRoleController implements ApplicationListener<LeadershipEvent>, SmartInitializingSingleton {
+public class LeaderRoleController implements SmartApplicationListener, SmartInitializingSingleton {
 
 	private static final Logger logger = LoggerFactory.getLogger(LeaderRoleController.class);
 
@@ -34,6 +44,14 @@ public class LeaderRoleController implements ApplicationListener<LeadershipEvent
 
 	/** The leader-only beans by name, in start order; set once singletons exist. */
 	private volatile Map<String, Lifecycle> roleBeans = Map.of();
+
+	/**
+	 * Whether the initiator's last event was a grant: whether the leader-only beans are
+	 * to run. Guarded by this controller's monitor, which also keeps the election's
+	 * thread and the thread that starts the context from starting and stopping the beans
+	 * at once.
+	 */
+	private boolean leading;
 
 	/**
 	 * Creates a controller of the leader-only beans of a bean factory.
@@ -72,17 +90,42 @@ public class LeaderRoleController implements ApplicationListener<LeadershipEvent
 	}
 
 	@Override
-	public void onApplicationEvent(LeadershipEvent event) {
+	public boolean supportsEventType(Class<? extends ApplicationEvent> eventType) {
+		return LeadershipEvent.class.isAssignableFrom(eventType)
+				|| ContextStartedEvent.class.isAssignableFrom(eventType);
+	}
+
+	@Override
+	public synchronized void onApplicationEvent(ApplicationEvent event) {
+		if (event instanceof ContextStartedEvent) {
+			if (!this.leading) {
+				stopAll("ApplicationContext.start() started it, but this instance does not lead");
+			}
+			return;
+		}
 		if (event.getSource() != this.initiator) {
 			return;
 		}
-		if (event instanceof LeadershipGrantedEvent) {
+		this.leading = event instanceof LeadershipGrantedEvent;
+		if (this.leading) {
 			this.roleBeans.forEach((name, bean) -> apply(name, bean, true));
 		}
 		else {
-			List<Map.Entry<String, Lifecycle>> reversed = new ArrayList<>(this.roleBeans.entrySet());
-			Collections.reverse(reversed);
-			reversed.forEach((entry) -> apply(entry.getKey(), entry.getValue(), false));
+			stopAll(null);
+		}
+	}
+
+	/**
+	 * Stops the running beans in reverse order, each with a warning if there is a reason.
+	 */
+	private void stopAll(@Nullable String warning) {
+		List<Map.Entry<String, Lifecycle>> reversed = new ArrayList<>(this.roleBeans.entrySet());
+		Collections.reverse(reversed);
+		for (Map.Entry<String, Lifecycle> entry : reversed) {
+			if (warning != null && entry.getValue().isRunning()) {
+				logger.warn("Stopping @LeaderOnly bean '{}': {}", entry.getKey(), warning);
+			}
+			apply(entry.getKey(), entry.getValue(), false);
 		}
 	}
 

@@ -37,7 +37,9 @@ import org.springframework.scheduling.config.TriggerTask;
  * over too, its trigger asked for the time after each scheduled time. It finds a job's
  * task by the description that Spring gives the task of a method (its declaring class and
  * name), and fails start-up if a job has no task, or more than one: such a job would
- * otherwise run on every instance.
+ * otherwise run on every instance. It checks the records' root before it hands the jobs
+ * over (see {@link JobRecords#checkRoot()}), so that a guarded root that somebody else
+ * made fails start-up.
  */
 public class ClusteredJobSchedulingConfigurer implements SchedulingConfigurer, Ordered {
 
@@ -100,6 +102,10 @@ public class ClusteredJobSchedulingConfigurer implements SchedulingConfigurer, O
 	public void configureTasks(ScheduledTaskRegistrar registrar) {
 		Map<String, ClusteredJobSpec> byTaskName = new HashMap<>();
 		Collection<ClusteredJobSpec> specs = this.jobs.schedule();
+		if (!specs.isEmpty()) {
+			// a guarded root that a stranger made fails start-up, as the lock root does
+			this.records.checkRoot();
+		}
 		specs.forEach((spec) -> spec.taskNames().forEach((name) -> byTaskName.put(name, spec)));
 		Map<ClusteredJobSpec, TriggerTask> replaced = new HashMap<>();
 		registrar.setTriggerTasksList(withoutJobs(registrar.getTriggerTaskList(), byTaskName, replaced,

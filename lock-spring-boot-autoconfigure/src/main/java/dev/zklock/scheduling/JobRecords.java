@@ -1,9 +1,16 @@
 package dev.zklock.scheduling;
 
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.PathUtils;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZKUtil;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -12,12 +19,29 @@ import org.jspecify.annotations.Nullable;
  * a root path of their own, created with the client's ACL. Every write of a record that
  * exists is conditional on the version read before, so that of two instances that claim
  * the same scheduled time, one fails.
+ * <p>
+ * A {@link #guardRoot() guarded} root is kept in the hands of the client's credentials,
+ * as the lock root is: it always has a child, {@code ~guard}, so that nobody can delete
+ * it and create it again open to all, and before the first record is read its ACL is
+ * checked to be the one this client gives the nodes it creates (read from a short-lived
+ * probe node). A root that somebody else made is refused: whoever made it could write
+ * records that mark times as run, or keep the jobs from claiming them.
  */
 public final class JobRecords {
+
+	/** The name of the root's guard node; no job's name starts with {@code ~}. */
+	private static final String GUARD_NODE = "~guard";
+
+	private static final String PROBE_PREFIX = "~probe-";
 
 	private final CuratorFramework client;
 
 	private final String rootPath;
+
+	private volatile boolean guarded;
+
+	/** Whether the guarded root was created and its ACL checked. */
+	private volatile boolean verified;
 
 	/**
 	 * Creates the records of the jobs under a root path.
@@ -45,6 +69,97 @@ public final class JobRecords {
 	}
 
 	/**
+	 * Guards the root: before the first record is read, the root and its guard node are
+	 * created if need be, and the root's ACL is checked.
+	 */
+	public void guardRoot() {
+		this.guarded = true;
+	}
+
+	/**
+	 * Creates the guarded root if need be and checks its ACL now, if {@link #guardRoot}
+	 * was called and the client is connected; otherwise the first read of a record does
+	 * it. The check is made once: afterwards nobody without the credentials can change
+	 * the root.
+	 * @throws IllegalStateException if the root's ACL is not the one this client gives
+	 * the nodes it creates, naming the ACL found, or ZooKeeper fails
+	 */
+	public void checkRoot() {
+		if (this.client.getZookeeperClient().isConnected()) {
+			verifyRoot();
+		}
+	}
+
+	private void verifyRoot() {
+		if (this.guarded && !this.verified) {
+			synchronized (this) {
+				verifyRootOnce();
+			}
+		}
+	}
+
+	private void verifyRootOnce() {
+		if (this.verified) {
+			return;
+		}
+		try {
+			String probe;
+			try {
+				try {
+					this.client.create().creatingParentsIfNeeded().forPath(ZKPaths.makePath(this.rootPath, GUARD_NODE));
+				}
+				catch (KeeperException.NodeExistsException ex) {
+					// guarded already
+				}
+				probe = this.client.create()
+					.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+					.forPath(ZKPaths.makePath(this.rootPath, PROBE_PREFIX));
+			}
+			catch (KeeperException.NoAuthException ex) {
+				throw squatted(", which does not let this client create nodes in it");
+			}
+			try {
+				List<ACL> ours = this.client.getACL().forPath(probe);
+				if (!Set.copyOf(this.client.getACL().forPath(this.rootPath)).equals(Set.copyOf(ours))) {
+					throw squatted(", not the ACL " + describe(ours) + " that this client gives the nodes it creates");
+				}
+			}
+			finally {
+				this.client.delete().quietly().guaranteed().inBackground().forPath(probe);
+			}
+		}
+		catch (JobRecordsException ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw failure("check the root of the job records, " + this.rootPath, ex);
+		}
+		this.verified = true;
+	}
+
+	private JobRecordsException squatted(String problem) throws Exception {
+		String acl;
+		try {
+			acl = "the ACL " + describe(this.client.getACL().forPath(this.rootPath));
+		}
+		catch (KeeperException.NoAuthException ex) {
+			acl = "an ACL that this client may not even read";
+		}
+		return new JobRecordsException("The root of the job records " + this.rootPath + " has " + acl + problem
+				+ ": a client without the credentials created or changed it, and could mark times as run or keep "
+				+ "the jobs from running. Delete the node with the credentials (or an administrator's), or set "
+				+ "distributed-lock.scheduling.root-path to a path of the application's own (see the reference "
+				+ "guide's Security chapter)", null);
+	}
+
+	private static String describe(List<ACL> acl) {
+		return acl.stream()
+			.map((entry) -> entry.getId().getScheme() + ":" + entry.getId().getId() + ":"
+					+ ZKUtil.getPermString(entry.getPerms()))
+			.collect(Collectors.joining(", ", "[", "]"));
+	}
+
+	/**
 	 * The ZooKeeper node of a job's record.
 	 * @param job the job's name
 	 * @return the node's path
@@ -66,6 +181,7 @@ public final class JobRecords {
 	}
 
 	@Nullable Versioned readVersioned(String job) {
+		verifyRoot();
 		Stat stat = new Stat();
 		try {
 			byte[] data = this.client.getData().storingStatIn(stat).forPath(pathOf(job));

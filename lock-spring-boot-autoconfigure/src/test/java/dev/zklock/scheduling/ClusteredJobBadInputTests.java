@@ -1,5 +1,8 @@
 package dev.zklock.scheduling;
 
+import java.lang.reflect.Method;
+import java.time.Duration;
+
 import dev.zklock.ClusteredJob;
 import dev.zklock.autoconfigure.scheduling.ClusteredJobAutoConfiguration;
 import dev.zklock.scheduling.ClusteredJobBadInputTests.BadJobs.NoSchedule;
@@ -17,6 +20,11 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.scheduling.support.CronTrigger;
+import org.springframework.scheduling.support.ScheduledMethodRunnable;
+import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -74,6 +82,17 @@ class ClusteredJobBadInputTests {
 	@Test
 	void oneTimeTaskFailsStartUp() {
 		assertFailure(BadJobs.OneTime.class, "OneTime.tick()", "no cron, fixed-rate or fixed-delay task");
+	}
+
+	@Test
+	void methodThatAConfigurerSchedulesBesideItsScheduledFailsStartUp() {
+		assertFailure(BadJobs.ConfiguredTwice.class, "ConfiguredTwice.tick()",
+				"Spring's scheduling has more than one task for it");
+	}
+
+	@Test
+	void disabledScheduleWithAConfigurersOneTimeTaskFailsStartUp() {
+		assertFailure(BadJobs.ConfiguredOnce.class, "ConfiguredOnce.tick()", "no cron, fixed-rate or fixed-delay task");
 	}
 
 	@Test
@@ -242,6 +261,41 @@ class ClusteredJobBadInputTests {
 			void tick() {
 			}
 
+		}
+
+		/** Scheduled by its {@code @Scheduled} and by a configurer's trigger task. */
+		static class ConfiguredTwice implements SchedulingConfigurer {
+
+			@Scheduled(fixedRate = 1000)
+			@ClusteredJob(name = "nightly")
+			void tick() {
+			}
+
+			@Override
+			public void configureTasks(ScheduledTaskRegistrar registrar) {
+				registrar.addTriggerTask(new ScheduledMethodRunnable(this, tickOf(getClass())),
+						new CronTrigger("0 0 2 * * *"));
+			}
+
+		}
+
+		/** Scheduled by a configurer's one-time task alone. */
+		static class ConfiguredOnce implements SchedulingConfigurer {
+
+			@Scheduled(cron = Scheduled.CRON_DISABLED)
+			@ClusteredJob(name = "nightly")
+			void tick() {
+			}
+
+			@Override
+			public void configureTasks(ScheduledTaskRegistrar registrar) {
+				registrar.addOneTimeTask(new ScheduledMethodRunnable(this, tickOf(getClass())), Duration.ofSeconds(1));
+			}
+
+		}
+
+		static Method tickOf(Class<?> job) {
+			return ReflectionUtils.findMethod(job, "tick");
 		}
 
 		static class Nightly {

@@ -1,5 +1,6 @@
 package dev.zklock.scheduling;
 
+import java.lang.reflect.Method;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,6 +29,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.actuate.scheduling.ScheduledTasksEndpoint;
+import org.springframework.boot.actuate.scheduling.ScheduledTasksEndpoint.CustomTriggerTaskDescriptor;
+import org.springframework.boot.actuate.scheduling.ScheduledTasksEndpoint.IntervalTaskDescriptor;
+import org.springframework.boot.actuate.scheduling.ScheduledTasksEndpoint.ScheduledTasksDescriptor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -35,7 +40,15 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+import org.springframework.scheduling.config.ScheduledTaskHolder;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.scheduling.config.TaskExecutionOutcome;
+import org.springframework.scheduling.config.TriggerTask;
+import org.springframework.scheduling.support.CronTrigger;
+import org.springframework.scheduling.support.ScheduledMethodRunnable;
+import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -75,9 +88,7 @@ class ClusteredJobTests {
 	void fixedRateJobRunsEachScheduledTimeOnceAcrossInstancesWithSkewedClocks() {
 		ApplicationContextRunner instances = this.contextRunner.withUserConfiguration(FixedRateJob.class)
 			.withPropertyValues("test.job=fixed-rate");
-		instances.withPropertyValues("test.instance=ahead", "test.clock-offset-millis=" + SKEW.toMillis())
-			.run((ahead) -> instances.withPropertyValues("test.instance=behind")
-				.run((behind) -> await().atMost(AWAIT).until(() -> runs.size() >= 15)));
+		runAheadAndBehind(instances, 15);
 		TickHistory history = TickHistory.of(runs)
 			.eachScheduledTimeRanOnce()
 			.noRunsOverlapped()
@@ -94,9 +105,7 @@ class ClusteredJobTests {
 		ApplicationContextRunner instances = this.contextRunner.withUserConfiguration(FixedRateJob.class)
 			.withPropertyValues("test.job=long-runs",
 					"test.run-millis=" + PERIOD.multipliedBy(3).dividedBy(2).toMillis());
-		instances.withPropertyValues("test.instance=ahead", "test.clock-offset-millis=" + SKEW.toMillis())
-			.run((ahead) -> instances.withPropertyValues("test.instance=behind")
-				.run((behind) -> await().atMost(AWAIT).until(() -> runs.size() >= 8)));
+		runAheadAndBehind(instances, 8);
 		TickHistory history = TickHistory.of(runs).eachScheduledTimeRanOnce().noRunsOverlapped();
 		assertThat(history.everyScheduledTimeRanOrWasCovered((time) -> time.plus(PERIOD), SKEW))
 			.as("times covered by late runs")
@@ -110,19 +119,58 @@ class ClusteredJobTests {
 	@Test
 	void cronJobRunsEachSecondOnceAcrossInstances() {
 		ApplicationContextRunner instances = this.contextRunner.withUserConfiguration(CronJob.class);
-		instances.withPropertyValues("test.instance=ahead", "test.clock-offset-millis=" + SKEW.toMillis())
-			.run((ahead) -> instances.withPropertyValues("test.instance=behind")
-				.run((behind) -> await().atMost(AWAIT).until(() -> runs.size() >= 4)));
+		runAheadAndBehind(instances, 4);
 		TickHistory history = TickHistory.of(runs).eachScheduledTimeRanOnce().noRunsOverlapped();
 		assertThat(history.everyScheduledTimeRanOrWasCovered((time) -> time.plusSeconds(1), SKEW)).isEmpty();
 	}
 
 	@Test
+	void triggerTaskOfASchedulingConfigurerForAJobsMethodRunsEachTimeOnceAcrossInstances() {
+		ApplicationContextRunner instances = this.contextRunner.withUserConfiguration(ConfiguredJob.class);
+		runAheadAndBehind(instances, 4);
+		assertThat(schedulerErrors).as("calls of the method outside the job, where LockHandle.current() fails")
+			.isEmpty();
+		TickHistory history = TickHistory.of(runs).eachScheduledTimeRanOnce().noRunsOverlapped();
+		assertThat(history.everyScheduledTimeRanOrWasCovered((time) -> time.plusSeconds(1), SKEW)).isEmpty();
+		assertThat(history.runs()).allSatisfy((run) -> assertThat(run.scheduledTime().getNano())
+			.as("the configurer's cron trigger's times, whole seconds")
+			.isZero());
+	}
+
+	@Test
+	void springsScheduledTasksEndpointListsAJobAsDeclaredAndAsTheTriggerTaskThatRunsIt() {
+		String method = FixedRateJob.class.getName() + ".tick";
+		this.contextRunner.withUserConfiguration(FixedRateJob.class)
+			.withPropertyValues("test.job=listed")
+			.run((context) -> await().atMost(AWAIT).untilAsserted(() -> {
+				// asserted again while no run ended yet, or one is in flight (its outcome
+				// "started")
+				ScheduledTasksDescriptor tasks = new ScheduledTasksEndpoint(
+						context.getBeansOfType(ScheduledTaskHolder.class).values())
+					.scheduledTasks();
+				assertThat(tasks.getFixedRate()).as("the @Scheduled task, replaced before it was scheduled")
+					.singleElement()
+					.satisfies((declared) -> {
+						assertThat(declared.getRunnable().getTarget()).isEqualTo(method);
+						assertThat(((IntervalTaskDescriptor) declared).getInterval()).isEqualTo(400);
+						assertThat(declared.getNextExecution()).as("next execution").isNull();
+						assertThat(declared.getLastExecution()).as("last execution").isNotNull();
+						assertThat(declared.getLastExecution().getStatus()).as("the last run's outcome")
+							.isEqualTo(TaskExecutionOutcome.Status.SUCCESS);
+					});
+				assertThat(tasks.getCustom()).as("the job's trigger task").singleElement().satisfies((job) -> {
+					assertThat(job.getRunnable().getTarget()).isEqualTo(method);
+					assertThat(((CustomTriggerTaskDescriptor) job).getTrigger()).isEqualTo(method);
+					assertThat(job.getNextExecution()).as("next execution").isNotNull();
+					assertThat(job.getLastExecution()).as("last execution").isNotNull();
+				});
+			}));
+	}
+
+	@Test
 	void fixedDelayJobRunsItsDelayAfterTheEndOfTheLastRunWhereverItRan() {
 		ApplicationContextRunner instances = this.contextRunner.withUserConfiguration(FixedDelayJob.class);
-		instances.withPropertyValues("test.instance=ahead", "test.clock-offset-millis=" + SKEW.toMillis())
-			.run((ahead) -> instances.withPropertyValues("test.instance=behind")
-				.run((behind) -> await().atMost(AWAIT).until(() -> runs.size() >= 8)));
+		runAheadAndBehind(instances, 8);
 		TickHistory history = TickHistory.of(runs).eachScheduledTimeRanOnce().noRunsOverlapped();
 		List<Run> inOrder = history.runs();
 		for (int i = 1; i < inOrder.size(); i++) {
@@ -212,6 +260,16 @@ class ClusteredJobTests {
 		this.contextRunner.withUserConfiguration(YearlyCatchUpJob.class)
 			.run((context) -> await().atMost(AWAIT).until(() -> !runs.isEmpty()));
 		assertThat(runs).singleElement().extracting(Run::scheduledTime).isEqualTo(lastNewYear);
+	}
+
+	/**
+	 * Runs two instances, one whose scheduler's clock is {@link #SKEW} ahead, until the
+	 * jobs ran at least a number of times.
+	 */
+	private static void runAheadAndBehind(ApplicationContextRunner instances, int runCount) {
+		instances.withPropertyValues("test.instance=ahead", "test.clock-offset-millis=" + SKEW.toMillis())
+			.run((ahead) -> instances.withPropertyValues("test.instance=behind")
+				.run((behind) -> await().atMost(AWAIT).until(() -> runs.size() >= runCount)));
 	}
 
 	private static Instant lastNewYear() {
@@ -317,6 +375,37 @@ class ClusteredJobTests {
 		void tick() throws InterruptedException {
 			this.recorder.run("every-second");
 		}
+
+	}
+
+	/**
+	 * A job whose method an application's {@link SchedulingConfigurer} schedules: its
+	 * {@code @Scheduled} is disabled ({@code "-"}), and the configurer registers a
+	 * trigger task for it.
+	 */
+	@Import(SchedulerConfiguration.class)
+	static class ConfiguredJob implements SchedulingConfigurer {
+
+		private final RunRecorder recorder;
+
+		ConfiguredJob(RunRecorder recorder) {
+			this.recorder = recorder;
+		}
+
+		// tag::configurer[]
+		@Scheduled(cron = Scheduled.CRON_DISABLED)
+		@ClusteredJob(name = "configured")
+		void tick() throws InterruptedException {
+			this.recorder.run("configured");
+		}
+
+		@Override
+		public void configureTasks(ScheduledTaskRegistrar registrar) {
+			Method tick = ReflectionUtils.findMethod(ConfiguredJob.class, "tick");
+			registrar.addTriggerTask(
+					new TriggerTask(new ScheduledMethodRunnable(this, tick), new CronTrigger("* * * * * *")));
+		}
+		// end::configurer[]
 
 	}
 

@@ -8,6 +8,7 @@ import dev.zklock.LockTemplate;
 import dev.zklock.MissedRuns;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.autoconfigure.DistributedLockProperties;
+import dev.zklock.autoconfigure.zookeeper.ZooKeeperProperties;
 import dev.zklock.scheduling.ClusteredJobAnnotationBeanPostProcessor;
 import dev.zklock.scheduling.ClusteredJobMetrics;
 import dev.zklock.scheduling.ClusteredJobSchedulingConfigurer;
@@ -35,8 +36,9 @@ import org.springframework.scheduling.config.TaskManagementConfigUtils;
  * is enabled ({@code @EnableScheduling}): the post-processor that finds them, their
  * records in ZooKeeper, the scheduling configurer that runs them once per scheduled time
  * across the instances, and their meters when the application has a
- * {@link MeterRegistry}. Without scheduling, {@code @Scheduled} methods do not run and
- * nothing is configured.
+ * {@link MeterRegistry}. With digest authentication, the records' root is guarded as the
+ * lock root is (see {@link JobRecords#guardRoot()}). Without scheduling,
+ * {@code @Scheduled} methods do not run and nothing is configured.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class,
 		afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
@@ -55,7 +57,8 @@ public final class ClusteredJobAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	JobRecords clusteredJobRecords(CuratorFramework curatorFramework, ClusteredJobProperties properties,
-			ObjectProvider<DistributedLockProperties> lockProperties) {
+			ObjectProvider<DistributedLockProperties> lockProperties,
+			ObjectProvider<ZooKeeperProperties> zooKeeperProperties) {
 		String rootPath = properties.getRootPath();
 		String lockRoot = lockProperties.getIfAvailable(DistributedLockProperties::new).getRootPath();
 		if (rootPath.equals(lockRoot) || rootPath.startsWith(lockRoot + "/") || lockRoot.startsWith(rootPath + "/")) {
@@ -63,13 +66,18 @@ public final class ClusteredJobAutoConfiguration {
 					"The job records must live apart from the lock nodes: the path must not be, contain or lie "
 							+ "under distributed-lock.root-path (" + lockRoot + ").");
 		}
+		JobRecords records;
 		try {
-			return new JobRecords(curatorFramework, rootPath);
+			records = new JobRecords(curatorFramework, rootPath);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidConfigurationPropertyValueException("distributed-lock.scheduling.root-path", rootPath,
 					ex.getMessage());
 		}
+		if (zooKeeperProperties.getIfAvailable(ZooKeeperProperties::new).getAuthentication().getUsername() != null) {
+			records.guardRoot();
+		}
+		return records;
 	}
 
 	@Bean

@@ -108,6 +108,26 @@ class LeadershipAutoConfigurationTests {
 	}
 
 	@Test
+	void anExplicitContextStartLeavesTheLeaderOnlyBeansRunningOnlyOnTheLeader() {
+		ApplicationContextRunner instances = this.contextRunner.withUserConfiguration(ConsumerConfiguration.class)
+			.withPropertyValues("distributed-lock.leadership.name=explicit-start");
+		instances.run((leader) -> {
+			awaitGranted(leader);
+			instances.run((follower) -> {
+				await().atMost(AWAIT)
+					.until(() -> follower.getBean(ZooKeeperLockRegistry.class).queueOf("explicit-start").size() == 2);
+				follower.start();
+				OrdersConsumer followers = follower.getBean(OrdersConsumer.class);
+				assertThat(followers.starts()).as("starts of the follower's consumer by Spring").isEqualTo(1);
+				assertThat(followers.isRunning()).as("consumer of the follower once start() returned").isFalse();
+				leader.start();
+				assertThat(leader.getBean(OrdersConsumer.class).isRunning()).as("consumer of the leader").isTrue();
+				assertThat(leader.getBean(OrdersConsumer.class).starts()).isEqualTo(1);
+			});
+		});
+	}
+
+	@Test
 	void doesNotJoinWhenAutoStartupIsOff() {
 		this.contextRunner.withUserConfiguration(ConsumerConfiguration.class)
 			.withPropertyValues("distributed-lock.leadership.name=reports",

@@ -8,8 +8,11 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
 
+import dev.zklock.ClusteredJob;
 import dev.zklock.LockTemplate;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
+import dev.zklock.autoconfigure.scheduling.ClusteredJobAutoConfiguration;
+import dev.zklock.scheduling.JobRecords;
 import dev.zklock.testsupport.SecureZooKeeperServer;
 import dev.zklock.testsupport.TestCertificates;
 import dev.zklock.testsupport.ZooKeeperTestServer;
@@ -29,6 +32,8 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -207,6 +212,34 @@ class ZooKeeperTlsTests {
 				assertThat(token).isPositive();
 			});
 		assertThat(output).doesNotContain("plain text").doesNotContain("over-tls-secret");
+	}
+
+	@Test
+	void digestAndTlsClientGuardsTheJobRecordsRootWithBothItsIdentities() {
+		tls().withConfiguration(AutoConfigurations.of(ClusteredJobAutoConfiguration.class))
+			.withUserConfiguration(HourlyJob.class)
+			.withPropertyValues("distributed-lock.scheduling.root-path=/tls-jobs",
+					"distributed-lock.startup.connection-wait=60s",
+					"distributed-lock.zookeeper.authentication.username=jobs",
+					"distributed-lock.zookeeper.authentication.password=over-tls-secret")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				CuratorFramework client = context.getBean(CuratorFramework.class);
+				assertThat(client.getChildren().forPath("/tls-jobs")).containsExactly("~guard");
+				assertThat(client.getACL().forPath("/tls-jobs")).extracting((acl) -> acl.getId().getScheme())
+					.containsExactlyInAnyOrder("digest", "x509");
+				assertThat(context.getBean(JobRecords.class).read("hourly")).isNull();
+			});
+	}
+
+	@EnableScheduling
+	static class HourlyJob {
+
+		@Scheduled(cron = "0 0 * * * *")
+		@ClusteredJob(name = "hourly")
+		void report() {
+		}
+
 	}
 
 }
