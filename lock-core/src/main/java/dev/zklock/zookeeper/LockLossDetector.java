@@ -157,6 +157,9 @@ final class LockLossDetector implements AutoCloseable {
 			if (this.policy.trigger() == LostLockPolicy.Trigger.SUSPENDED) {
 				lose(hold, "the connection to ZooKeeper was suspended");
 			}
+			else {
+				hold.invalidated("the connection to ZooKeeper was suspended");
+			}
 			return false;
 		}
 		long session = currentSessionId();

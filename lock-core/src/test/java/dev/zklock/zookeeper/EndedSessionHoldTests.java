@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.zklock.LockAcquisitionException;
+import dev.zklock.LockType;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -16,6 +17,7 @@ import org.apache.curator.framework.listen.UnaryListenerManager;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.retry.RetryForever;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -75,6 +77,21 @@ class EndedSessionHoldTests {
 		taken.release();
 		this.listeners.letThrough();
 		lock.release();
+	}
+
+	@Test
+	void holdReadWhileTheConnectionIsDownTellsItsDoubtBeforeCuratorTellsItsListeners() throws Exception {
+		ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(client(), "/locks",
+				new LostLockPolicy(LostLockPolicy.Trigger.LOST, EnumSet.noneOf(LostLockPolicy.Action.class)));
+		AcquiredLock lock = registry.acquireDetached("ledger", LockType.EXCLUSIVE, 1, Duration.ofSeconds(5));
+		this.listeners.holdBack();
+		this.zookeeper.stop();
+		await().atMost(AWAIT).until(() -> !this.client.getZookeeperClient().isConnected() && this.listeners.heldBack());
+		assertThat(lock.whenInvalidated().toCompletableFuture()).as("told before anything read the hold").isNotDone();
+		assertThat(lock.isValid()).as("a hold read while the connection is down").isFalse();
+		assertThat(lock.whenInvalidated().toCompletableFuture())
+			.isCompletedWithValueMatching((reason) -> reason.contains("suspended"));
+		assertThat(lock.isLost()).as("lost, with the connection only suspended").isFalse();
 	}
 
 	private CuratorFramework client() throws InterruptedException {
