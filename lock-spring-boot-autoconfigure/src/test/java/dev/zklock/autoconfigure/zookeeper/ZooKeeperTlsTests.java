@@ -219,7 +219,7 @@ class ZooKeeperTlsTests {
 		tls().withConfiguration(AutoConfigurations.of(ClusteredJobAutoConfiguration.class))
 			.withUserConfiguration(HourlyJob.class)
 			.withPropertyValues("distributed-lock.scheduling.root-path=/tls-jobs",
-					"distributed-lock.startup.connection-wait=60s",
+					"distributed-lock.root-path=/tls-jobs-locks", "distributed-lock.startup.connection-wait=60s",
 					"distributed-lock.zookeeper.authentication.username=jobs",
 					"distributed-lock.zookeeper.authentication.password=over-tls-secret")
 			.run((context) -> {
