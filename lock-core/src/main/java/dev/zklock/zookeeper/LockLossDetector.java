@@ -227,23 +227,18 @@ final class LockLossDetector implements AutoCloseable {
 
 	/**
 	 * Waits until Curator has announced a loss of the connection after the given
-	 * {@link #connectionLosses() count}, or the timeout passes; returns whether it did.
-	 * ZooKeeper tells a watch of a lost connection possibly before it tells Curator:
-	 * until Curator announced it, its connection state may still read as connected, and a
-	 * request sent then goes out into the outage, where Curator gives it up with an error
-	 * in the log.
+	 * {@link #connectionLosses() count}, or the timeout passes. ZooKeeper tells a watch
+	 * of a lost connection possibly before it tells Curator: until Curator announced it,
+	 * its connection state may still read as connected, and a request sent then goes out
+	 * into the outage, where Curator gives it up with an error in the log.
 	 */
-	boolean awaitConnectionLossAfter(long seen, long timeoutNanos) throws InterruptedException {
+	void awaitConnectionLossAfter(long seen, long timeoutNanos) throws InterruptedException {
 		long remaining = timeoutNanos;
 		this.connectionLossLock.lock();
 		try {
-			while (this.connectionLosses == seen) {
-				if (remaining <= 0) {
-					return false;
-				}
+			while (this.connectionLosses == seen && remaining > 0) {
 				remaining = this.connectionLossCounted.awaitNanos(remaining);
 			}
-			return true;
 		}
 		finally {
 			this.connectionLossLock.unlock();

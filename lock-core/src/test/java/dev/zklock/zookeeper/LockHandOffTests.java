@@ -12,6 +12,7 @@ import dev.zklock.LockTimeoutException;
 import dev.zklock.LockType;
 import dev.zklock.testsupport.ContainerNodes;
 import dev.zklock.testsupport.ZooKeeperOperations;
+import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,6 +45,29 @@ class LockHandOffTests extends AbstractLockHandOffTests {
 		this.threads.submit(taken::release).get();
 		other.acquire("hot", Duration.ofSeconds(10)).release();
 		assertThat(registry.keysInUse()).isZero();
+	}
+
+	/**
+	 * A doubt raised before the lock was taken, here a pause of the process while it held
+	 * no lock, keeps no later hand-off from passing the lock on without ZooKeeper: only a
+	 * doubt since the holder's check does. Kills PIT's survivor "replaced long return
+	 * with 0" in {@code LockLossDetector.doubts}.
+	 */
+	@Test
+	void doubtRaisedBeforeTheLockWasTakenKeepsNoLaterHandOffFromPassingItOn() throws Exception {
+		ZooKeeperLockRegistry registry = registry(new HandOffPolicy(true, 64, Duration.ofMinutes(1)));
+		registry.lossDetector()
+			.pauseDetected(ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS * 3 / 4,
+					ZooKeeperTestServer.SESSION_TIMEOUT_MILLIS);
+		HeldByThread first = HeldByThread.start(this.threads, registry, "warm", LockType.EXCLUSIVE);
+		Future<AcquiredLock> second = this.threads.submit(() -> registry.acquire("warm", LONG_WAIT));
+		await().until(() -> registry.waitingLocks().size() == 1);
+		ZooKeeperOperations operations = ZooKeeperOperations.record(this.client, "/locks");
+		first.release();
+		AcquiredLock taken = second.get(10, TimeUnit.SECONDS);
+		assertThat(operations.drain()).as("requests to ZooKeeper").isEmpty();
+		assertThat(taken.isValid()).isTrue();
+		this.threads.submit(taken::release).get();
 	}
 
 	@Test

@@ -253,6 +253,34 @@ class LostLockTests {
 		})).withMessageContaining("session");
 	}
 
+	/**
+	 * Under the lost trigger, a session that Curator declares lost while ZooKeeper is
+	 * still away loses the lock then: the holder is interrupted without waiting for
+	 * ZooKeeper to come back (the new session's reconnection would lose it too, but only
+	 * once ZooKeeper is back). Kills PIT's survivor "removed call to loseAll" in
+	 * {@code LockLossDetector.connectionStateChanged}.
+	 */
+	@Test
+	void lostTriggerInterruptsTheHolderWhenTheSessionIsLostWhileZooKeeperIsStillAway() throws Exception {
+		LockTemplate template = template(this.zookeeper.newClient(),
+				new LostLockPolicy(LostLockPolicy.Trigger.LOST, EnumSet.of(LostLockPolicy.Action.INTERRUPT)));
+		long start = System.nanoTime();
+		String result = template.execute("archive", (lock) -> {
+			this.zookeeper.stop();
+			try {
+				Thread.sleep(60_000);
+				return "slept";
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return "interrupted";
+			}
+		});
+		assertThat(result).isEqualTo("interrupted");
+		assertThat(Thread.currentThread().isInterrupted()).isFalse();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(AWAIT);
+	}
+
 	@Test
 	void waiterWhoseSessionEndsWhileQueuedHoldsTheLockOnlyInItsNewSession() throws Exception {
 		ZooKeeperLockRegistry holder = new ZooKeeperLockRegistry(this.zookeeper.newClient(), "/locks");

@@ -116,6 +116,7 @@ class OutageWaitTests {
 		AcquiredLock holding = holder.acquireDetached(key, held, 1, LONG_WAIT);
 		Future<AcquiredLock> waiting = this.threads.submit(() -> waiter.acquireDetached(key, waited, 1, LONG_WAIT));
 		await().atMost(AWAIT).until(() -> holder.queueOf(key).size() == 2);
+		long queuedToken = holder.queueOf(key).get(1).fencingToken();
 		long sessionBefore = waiterClient.getZookeeperClient().getZooKeeper().getSessionId();
 		outage(List.of(waiterClient), ConnectionState.SUSPENDED, Duration.ofSeconds(3));
 		holding.release();
@@ -124,6 +125,8 @@ class OutageWaitTests {
 		assertThat(taken.fencingToken()).isGreaterThan(holding.fencingToken());
 		if (waiterClient.getZookeeperClient().getZooKeeper().getSessionId() == sessionBefore) {
 			assertThat(waiter.queueOf(key)).as("the node queued before the outage").singleElement();
+			assertThat(taken.fencingToken()).as("the token of the node queued before the outage")
+				.isEqualTo(queuedToken);
 		}
 		taken.release();
 		await().atMost(AWAIT).until(() -> holder.queueOf(key).isEmpty());
@@ -211,7 +214,12 @@ class OutageWaitTests {
 				.isThrownBy(() -> waiter.acquireDetached("unreachable", LockType.EXCLUSIVE, 1, waitTime))
 				.withMessageStartingWith("Could not acquire lock 'unreachable' within 5000ms: ZooKeeper ("
 						+ zookeeper.connectString() + ") could not be reached for ")
-				.withMessageEndingWith(" s of it");
+				.withMessageEndingWith(" s of it")
+				.satisfies((ex) -> assertThat(Double
+					.parseDouble(ex.getMessage().replaceFirst(".* could not be reached for ([0-9.]+) s of it$", "$1")))
+					.as("the seconds without ZooKeeper")
+					.isPositive()
+					.isLessThanOrEqualTo(waitTime.plus(LockRoot.GRACE).toMillis() / 1000.0));
 			return Duration.ofNanos(System.nanoTime() - start);
 		});
 		await().atMost(AWAIT).until(() -> holder.queueOf("unreachable").size() == 2);

@@ -149,7 +149,10 @@ class UncertaintyConfirmationTests {
 
 		private final CountDownLatch looked = new CountDownLatch(1);
 
+		private final LockLossDetector detector;
+
 		DoubtBeforeMarking(LockLossDetector detector) {
+			this.detector = detector;
 			detector.beforeMarkingCertain(() -> {
 				int confirmation = this.confirmations.incrementAndGet();
 				if (confirmation == 1) {
@@ -165,8 +168,12 @@ class UncertaintyConfirmationTests {
 		void assertUncertainBeforeTheLaterConfirmation(LockKey.Hold hold) throws InterruptedException {
 			assertThat(this.laterConfirmation.await(AWAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 			boolean uncertain = hold.isUncertain();
+			boolean held = this.detector.isHeld(hold);
 			this.looked.countDown();
 			assertThat(uncertain).as("uncertain after the pause detected during the earlier confirmation").isTrue();
+			// kills PIT's survivor "replaced boolean return with true" in
+			// LockLossDetector.isHeld
+			assertThat(held).as("held, as the lock's holder is told, while uncertain").isFalse();
 		}
 
 		private static void awaitUninterruptibly(CountDownLatch latch) {
