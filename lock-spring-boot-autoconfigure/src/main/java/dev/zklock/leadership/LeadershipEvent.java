@@ -10,6 +10,9 @@ import org.springframework.context.ApplicationEvent;
  */
 public abstract class LeadershipEvent extends ApplicationEvent {
 
+	/**
+	 * The term granted or revoked.
+	 */
 	private final LeaderTerm term;
 
 	/**

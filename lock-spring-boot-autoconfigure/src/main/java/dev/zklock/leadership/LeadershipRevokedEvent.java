@@ -8,6 +8,9 @@ import dev.zklock.zookeeper.LeaderTerm;
  */
 public class LeadershipRevokedEvent extends LeadershipEvent {
 
+	/**
+	 * Why the term ended.
+	 */
 	private final String reason;
 
 	/**
