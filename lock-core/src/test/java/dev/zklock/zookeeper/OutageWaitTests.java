@@ -171,7 +171,10 @@ class OutageWaitTests {
 		AcquiredLock taken = acquiring.get(LONG_WAIT.toSeconds(), TimeUnit.SECONDS);
 		assertThat(taken.isValid()).isTrue();
 		taken.release();
-		assertNoStackTraceLogged();
+		// a slow restart (a busy machine) can outlast the client's one retry of a request
+		// sent when the connection first came back: Curator logs that it gave up, as the
+		// guide says; zklock logs nothing with a stack trace
+		assertNoStackTraceLoggedBesidesCuratorGivingUp();
 	}
 
 	@Test
@@ -306,10 +309,28 @@ class OutageWaitTests {
 	}
 
 	private void assertNoStackTraceLogged() {
-		assertThat(this.logEvents.list).as("errors with a stack trace in the log")
-			.filteredOn((event) -> event.getLevel().isGreaterOrEqual(Level.ERROR) && event.getThrowableProxy() != null)
+		assertThat(errorsWithStackTrace()).as("errors with a stack trace in the log")
 			.extracting(ILoggingEvent::getFormattedMessage)
 			.isEmpty();
+	}
+
+	/**
+	 * No error with a stack trace, but for the lines that Curator logs when its retry
+	 * policy gives up a request (failure-semantics: "Background operation retry gave
+	 * up"), which the length of an outage decides.
+	 */
+	private void assertNoStackTraceLoggedBesidesCuratorGivingUp() {
+		assertThat(errorsWithStackTrace()).as("errors with a stack trace in the log")
+			.filteredOn((event) -> !(event.getLoggerName().startsWith("org.apache.curator.framework")
+					&& event.getFormattedMessage().contains("retry gave up")))
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.isEmpty();
+	}
+
+	private List<ILoggingEvent> errorsWithStackTrace() {
+		return this.logEvents.list.stream()
+			.filter((event) -> event.getLevel().isGreaterOrEqual(Level.ERROR) && event.getThrowableProxy() != null)
+			.toList();
 	}
 
 	private CuratorFramework client(int sessionTimeoutMillis) throws InterruptedException {
