@@ -26,6 +26,16 @@ abstract class CuratorClientDriver implements LockDriver {
 	}
 
 	/**
+	 * Opens one more client like the driver's own, whose writes the driver counts too;
+	 * the caller closes it.
+	 * @param connectString the ZooKeeper connect string
+	 * @return the started, connected client
+	 */
+	protected CuratorFramework openAnotherClient(String connectString) {
+		return CuratorConnections.open(connectString, this.writes);
+	}
+
+	/**
 	 * The path of a key's node.
 	 * @param key the lock key
 	 * @return {@code root/key}

@@ -80,9 +80,11 @@ enum Library {
 	SET_DATA,
 
 	/**
-	 * The protocol floor of the uncontended cycle: zklock's requests with none of its
-	 * work, an {@code EPHEMERAL_SEQUENTIAL} create and a {@code getChildren} sent
-	 * together, then a delete not waited for; two writes per cycle.
+	 * The protocol floor of an uncontended acquisition: zklock's requests with none of
+	 * its work, an {@code EPHEMERAL_SEQUENTIAL} create and a {@code getChildren} sent
+	 * together, then a delete not waited for; two writes per cycle. The limit of the
+	 * uncontended cycle and of 16 keys, where no two threads share a key; its property
+	 * {@code sessions} spreads the keys over that many ZooKeeper sessions.
 	 */
 	QUEUE_NODE,
 
@@ -96,11 +98,12 @@ enum Library {
 	}
 
 	/**
-	 * Whether the library takes {@code distributed-lock.*} properties.
-	 * @return whether it is zklock
+	 * Whether the library takes properties: zklock its {@code distributed-lock.*}
+	 * properties, the protocol floor its number of sessions.
+	 * @return whether it is zklock or the protocol floor
 	 */
 	boolean isConfigurable() {
-		return this == OURS_ANNOTATION || this == OURS_TEMPLATE;
+		return this == OURS_ANNOTATION || this == OURS_TEMPLATE || this == QUEUE_NODE;
 	}
 
 	/**
@@ -142,7 +145,7 @@ enum Library {
 	boolean runsIn(Scenario scenario) {
 		return switch (this) {
 			case SET_DATA -> scenario == Scenario.UNCONTENDED || scenario == Scenario.WRITE_RATE;
-			case QUEUE_NODE -> scenario == Scenario.UNCONTENDED;
+			case QUEUE_NODE -> scenario == Scenario.UNCONTENDED || scenario == Scenario.SIXTEEN_KEYS;
 			case FAIR_LOCAL_LOCK ->
 				scenario == Scenario.HOT_KEY || scenario == Scenario.TWO_JVMS || scenario == Scenario.VIRTUAL_THREADS;
 			default -> !scenario.measuresServers();
@@ -195,7 +198,7 @@ enum Library {
 			case JDBC_REGISTRY -> new JdbcRegistryDriver(endpoints.postgresqlUrl(), rootPath);
 			case SHEDLOCK -> new ShedLockDriver(endpoints.postgresqlUrl(), rootPath);
 			case SET_DATA -> new SetDataDriver(connectString, rootPath);
-			case QUEUE_NODE -> new QueueNodeDriver(connectString, rootPath);
+			case QUEUE_NODE -> QueueNodeDriver.open(connectString, rootPath, properties);
 			case FAIR_LOCAL_LOCK -> new FairLocalLockDriver();
 		};
 	}

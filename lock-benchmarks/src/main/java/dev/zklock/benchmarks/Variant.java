@@ -24,7 +24,7 @@ record Variant(String name, Library library, Map<String, String> properties) {
 		}
 		if (!properties.isEmpty() && !library.isConfigurable()) {
 			throw new IllegalArgumentException(
-					"Variant '" + name + "': " + library.id() + " takes no properties, only zklock does");
+					"Variant '" + name + "': " + library.id() + " takes no properties, only zklock and queue-node do");
 		}
 		properties = Map.copyOf(properties);
 	}

@@ -43,7 +43,8 @@ class VariantTests {
 		assertThat(Scenario.values()).filteredOn(Library.SET_DATA::runsIn)
 			.containsExactly(Scenario.UNCONTENDED, Scenario.WRITE_RATE);
 		assertThat(Variant.parse("queue-node").isLimit()).isTrue();
-		assertThat(Scenario.values()).filteredOn(Library.QUEUE_NODE::runsIn).containsExactly(Scenario.UNCONTENDED);
+		assertThat(Scenario.values()).filteredOn(Library.QUEUE_NODE::runsIn)
+			.containsExactly(Scenario.UNCONTENDED, Scenario.SIXTEEN_KEYS);
 		assertThat(Scenario.values()).filteredOn(Library.FAIR_LOCAL_LOCK::runsIn)
 			.containsExactly(Scenario.HOT_KEY, Scenario.TWO_JVMS, Scenario.VIRTUAL_THREADS);
 		assertThat(Library.FAIR_LOCAL_LOCK.excludesAcrossJvms()).isFalse();
@@ -69,7 +70,15 @@ class VariantTests {
 	@Test
 	void propertiesOfAnotherLibraryAreRejected() {
 		assertThatIllegalArgumentException().isThrownBy(() -> Variant.parse("tuned=curator:retries=3"))
-			.withMessageContaining("only zklock");
+			.withMessageContaining("only zklock and queue-node");
+		assertThat(QueueNodeDriver.sessions(Variant.parse("floor-4=queue-node:sessions=4").properties())).isEqualTo(4);
+		assertThat(QueueNodeDriver.sessions(Variant.parse("queue-node").properties())).isOne();
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> QueueNodeDriver.sessions(Variant.parse("floor=queue-node:sessions=0").properties()))
+			.withMessage("queue-node's property 'sessions' must be a whole number of at least 1, not '0'");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> QueueNodeDriver.sessions(Variant.parse("floor=queue-node:clients=2").properties()))
+			.withMessage("queue-node takes only the property 'sessions', not [clients]");
 	}
 
 	@Test

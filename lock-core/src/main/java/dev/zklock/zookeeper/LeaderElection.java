@@ -341,9 +341,18 @@ public final class LeaderElection implements AutoCloseable {
 
 	/**
 	 * One term, the current one: granted, held until something asks for its end, revoked,
-	 * and its lock released.
+	 * and its lock released. A term whose end was asked for before its grant (the
+	 * election closed once the lock was acquired) is neither granted nor revoked: its
+	 * lock is released.
 	 */
 	private void lead(LeaderTerm granted) {
+		String endedBeforeGrant = endBeforeGrant();
+		if (endedBeforeGrant != null) {
+			logger.info("Leader election '{}' ended this candidate's term (fencing token {}) before granting it: {}",
+					AbbreviatedKey.of(this.name), granted.fencingToken(), endedBeforeGrant);
+			granted.lock().release();
+			return;
+		}
 		granted.invalidation().thenAccept((reason) -> revoke(granted, reason));
 		logger.info("Leader election '{}' granted this candidate a term (fencing token {})",
 				AbbreviatedKey.of(this.name), granted.fencingToken());
@@ -384,6 +393,25 @@ public final class LeaderElection implements AutoCloseable {
 				this.lock.unlock();
 			}
 			granted.lock().release();
+		}
+	}
+
+	/**
+	 * Why the current term ended before its grant, clearing it, or {@code null} if no end
+	 * was asked for.
+	 */
+	private @Nullable String endBeforeGrant() {
+		this.lock.lock();
+		try {
+			String reason = this.revocation;
+			if (reason != null) {
+				this.term = null;
+				this.revocation = null;
+			}
+			return reason;
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
