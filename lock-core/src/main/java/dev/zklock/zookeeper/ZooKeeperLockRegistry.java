@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -46,6 +48,10 @@ import org.slf4j.LoggerFactory;
  * session. A hold stays valid while that session provably lasts: what happens when the
  * connection is suspended or lost, or the process pauses, is the {@link LostLockPolicy}'s
  * choice.
+ * <p>
+ * A registry of several clients spreads the keys over their sessions by the key's hash;
+ * each session has its own loss detector, and each key locks, is held and is detected
+ * lost in its one session only, as in a registry of its own.
  */
 public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
@@ -54,7 +60,12 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(LOGGER_NAME);
 
-	private final LockRoot root;
+	/**
+	 * The registry's ZooKeeper sessions, one per client, each with the keys that hash to
+	 * it: ZooKeeper answers one session's requests in order, so a look at one key's queue
+	 * waits only for the writes of its own session's keys.
+	 */
+	private final List<Session> sessions;
 
 	private final HandOffPolicy handOffPolicy;
 
@@ -65,8 +76,6 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * these tasks may hold this one up.
 	 */
 	private final ScheduledThreadPoolExecutor scheduler;
-
-	private final LockLossDetector lossDetector;
 
 	private final ConcurrentMap<String, LockKey> keys = new ConcurrentHashMap<>();
 
@@ -83,7 +92,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
 		@Override
 		public boolean isHeld(LockKey.Hold hold) {
-			return ZooKeeperLockRegistry.this.lossDetector.isHeld(hold);
+			return sessionOf(hold.key()).lossDetector().isHeld(hold);
 		}
 
 		@Override
@@ -97,80 +106,6 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 		}
 
 	};
-
-	/**
-	 * Drives the keys' states, with a {@link LockQueue} per key for the ZooKeeper side
-	 * and the loss detector for what is known of losses.
-	 */
-	private final LockKeyDriver driver = new LockKeyDriver(new LockKeyDriver.Queue() {
-
-		@Override
-		public LockKey.@Nullable Turn take(String key, LockNodeKind kind, @Nullable Thread owner, Duration waitTime,
-				long deadline) throws Exception {
-			LockQueue.Turn turn = lockQueue(key).take(kind,
-					HolderIdentity.current(ZooKeeperLockRegistry.this.applicationName, owner != null), waitTime,
-					deadline, ZooKeeperLockRegistry.this.lossDetector);
-			return (turn != null) ? new LockKey.Turn(turn.node(), 0, turn.checkedAt()) : null;
-		}
-
-		@Override
-		public void watchBehind(String key, LockNode held, Consumer<Boolean> othersQueued) throws Exception {
-			lockQueue(key).watchBehind(held, othersQueued);
-		}
-
-		@Override
-		public void release(String key, LockNode node) {
-			lockQueue(key).release(node);
-		}
-
-		@Override
-		public void abandon(String key, LockNode node) {
-			lockQueue(key).abandon(node);
-		}
-
-		@Override
-		public @Nullable String describeHead(String key, long deadline) {
-			return lockQueue(key).describeHead(deadline);
-		}
-
-	}, new LockKeyDriver.Detector() {
-
-		@Override
-		public void register(LockKey.Hold hold) {
-			ZooKeeperLockRegistry.this.lossDetector.register(hold);
-		}
-
-		@Override
-		public void unregister(LockKey.Hold hold) {
-			ZooKeeperLockRegistry.this.lossDetector.unregister(hold);
-		}
-
-		@Override
-		public boolean isHeld(LockKey.Hold hold) {
-			return ZooKeeperLockRegistry.this.lossDetector.isHeld(hold);
-		}
-
-		@Override
-		public long doubts() {
-			return ZooKeeperLockRegistry.this.lossDetector.doubts();
-		}
-
-		@Override
-		public boolean undoubtedSince(long doubts) {
-			return ZooKeeperLockRegistry.this.lossDetector.undoubtedSince(doubts);
-		}
-
-		@Override
-		public boolean unpausedSince(long pauses) {
-			return ZooKeeperLockRegistry.this.lossDetector.unpausedSince(pauses);
-		}
-
-		@Override
-		public long currentSessionId() {
-			return ZooKeeperLockRegistry.this.lossDetector.currentSessionId();
-		}
-
-	});
 
 	private volatile @Nullable String applicationName;
 
@@ -214,8 +149,37 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 */
 	public ZooKeeperLockRegistry(CuratorFramework client, String rootPath, LostLockPolicy lostLockPolicy,
 			HandOffPolicy handOffPolicy) {
-		if (client == null) {
-			throw new IllegalArgumentException("'client' must not be null");
+		this(oneClient(client), rootPath, lostLockPolicy, handOffPolicy);
+	}
+
+	/**
+	 * Creates a registry of locks under the root path that spreads its keys over several
+	 * ZooKeeper sessions, one per client, by the key's hash: each key always locks
+	 * through the same session, and each lock is held, detected lost and given up in its
+	 * own session. ZooKeeper answers one session's requests in order, so with one session
+	 * a look at a key's queue waits for every write sent before it, whatever its key;
+	 * with several it waits for those of its own session only, and locks of different
+	 * keys take turns at ZooKeeper that much less.
+	 * @param clients the Curator clients, at least one, each a session of its own, all
+	 * connected to the same ensemble with the same credentials; started and closed by
+	 * their owner
+	 * @param rootPath the ZooKeeper path under which the lock nodes live, such as
+	 * {@code /locks}
+	 * @param lostLockPolicy what counts as losing a held lock, and what happens to its
+	 * holder then
+	 * @param handOffPolicy whether and how long a released lock passes to the threads of
+	 * this process that wait for it, before it is released to ZooKeeper
+	 */
+	public ZooKeeperLockRegistry(List<CuratorFramework> clients, String rootPath, LostLockPolicy lostLockPolicy,
+			HandOffPolicy handOffPolicy) {
+		if (clients == null || clients.isEmpty()) {
+			throw new IllegalArgumentException("'clients' must not be null or empty");
+		}
+		if (clients.stream().anyMatch(Objects::isNull)) {
+			throw new IllegalArgumentException("'clients' must not contain null, but was " + clients);
+		}
+		if (Set.copyOf(clients).size() < clients.size()) {
+			throw new IllegalArgumentException("'clients' must be distinct: each is a session of its own");
 		}
 		String validRootPath = LockRoot.validPath(rootPath);
 		if (lostLockPolicy == null) {
@@ -224,7 +188,6 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 		if (handOffPolicy == null) {
 			throw new IllegalArgumentException("'handOffPolicy' must not be null");
 		}
-		this.root = new LockRoot(client, validRootPath);
 		this.handOffPolicy = handOffPolicy;
 		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "zklock-registry");
@@ -232,7 +195,95 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 			return thread;
 		});
 		this.scheduler.setRemoveOnCancelPolicy(true);
-		this.lossDetector = new LockLossDetector(client, lostLockPolicy, this.scheduler);
+		this.sessions = clients.stream().map((client) -> {
+			LockRoot root = new LockRoot(client, validRootPath);
+			LockLossDetector lossDetector = new LockLossDetector(client, lostLockPolicy, this.scheduler);
+			return new Session(root, lossDetector, driver(root, lossDetector));
+		}).toList();
+	}
+
+	private static List<CuratorFramework> oneClient(CuratorFramework client) {
+		if (client == null) {
+			throw new IllegalArgumentException("'client' must not be null");
+		}
+		return List.of(client);
+	}
+
+	/**
+	 * The driver of the keys of one session: a {@link LockQueue} per key under the
+	 * session's root for the ZooKeeper side, and the session's loss detector for what is
+	 * known of losses.
+	 */
+	private LockKeyDriver driver(LockRoot root, LockLossDetector lossDetector) {
+		return new LockKeyDriver(new LockKeyDriver.Queue() {
+
+			@Override
+			public LockKey.@Nullable Turn take(String key, LockNodeKind kind, @Nullable Thread owner, Duration waitTime,
+					long deadline) throws Exception {
+				LockQueue.Turn turn = new LockQueue(root, key).take(kind,
+						HolderIdentity.current(ZooKeeperLockRegistry.this.applicationName, owner != null), waitTime,
+						deadline, lossDetector);
+				return (turn != null) ? new LockKey.Turn(turn.node(), 0, turn.checkedAt()) : null;
+			}
+
+			@Override
+			public void watchBehind(String key, LockNode held, Consumer<Boolean> othersQueued) throws Exception {
+				new LockQueue(root, key).watchBehind(held, othersQueued);
+			}
+
+			@Override
+			public void release(String key, LockNode node) {
+				new LockQueue(root, key).release(node);
+			}
+
+			@Override
+			public void abandon(String key, LockNode node) {
+				new LockQueue(root, key).abandon(node);
+			}
+
+			@Override
+			public @Nullable String describeHead(String key, long deadline) {
+				return new LockQueue(root, key).describeHead(deadline);
+			}
+
+		}, new LockKeyDriver.Detector() {
+
+			@Override
+			public void register(LockKey.Hold hold) {
+				lossDetector.register(hold);
+			}
+
+			@Override
+			public void unregister(LockKey.Hold hold) {
+				lossDetector.unregister(hold);
+			}
+
+			@Override
+			public boolean isHeld(LockKey.Hold hold) {
+				return lossDetector.isHeld(hold);
+			}
+
+			@Override
+			public long doubts() {
+				return lossDetector.doubts();
+			}
+
+			@Override
+			public boolean undoubtedSince(long doubts) {
+				return lossDetector.undoubtedSince(doubts);
+			}
+
+			@Override
+			public boolean unpausedSince(long pauses) {
+				return lossDetector.unpausedSince(pauses);
+			}
+
+			@Override
+			public long currentSessionId() {
+				return lossDetector.currentSessionId();
+			}
+
+		});
 	}
 
 	/**
@@ -256,7 +307,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * with an ACL of its own (such as {@code CREATOR_ALL_ACL}).
 	 */
 	public void guardRoot() {
-		this.root.guard();
+		this.sessions.forEach((session) -> session.root().guard());
 	}
 
 	/**
@@ -267,7 +318,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * ACL found, or ZooKeeper fails
 	 */
 	public void checkRoot() {
-		this.root.check();
+		this.sessions.forEach((session) -> session.root().check());
 	}
 
 	/**
@@ -275,7 +326,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the root path
 	 */
 	public String getRootPath() {
-		return this.root.path();
+		return firstSession().root().path();
 	}
 
 	/**
@@ -284,7 +335,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the key's node path, directly under the root path
 	 */
 	public String pathOf(String key) {
-		return this.root.pathOf(key);
+		return firstSession().root().pathOf(key);
 	}
 
 	/**
@@ -363,7 +414,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the lost-lock policy
 	 */
 	public LostLockPolicy getLostLockPolicy() {
-		return this.lossDetector.policy();
+		return firstSession().lossDetector().policy();
 	}
 
 	@Override
@@ -389,7 +440,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.lossDetector.close();
+		this.sessions.forEach((session) -> session.lossDetector().close());
 		this.scheduler.shutdownNow();
 	}
 
@@ -398,7 +449,10 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * @return the held locks
 	 */
 	public List<LockActivity> heldLocks() {
-		return this.lossDetector.holds().stream().map(LockActivity::held).toList();
+		return this.sessions.stream()
+			.flatMap((session) -> session.lossDetector().holds().stream())
+			.map(LockActivity::held)
+			.toList();
 	}
 
 	/**
@@ -429,7 +483,17 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	}
 
 	private LockQueue lockQueue(String key) {
-		return new LockQueue(this.root, key);
+		return new LockQueue(sessionOf(key).root(), key);
+	}
+
+	/** The session whose client locks a key: always the same for a key. */
+	private Session sessionOf(String key) {
+		return (this.sessions.size() == 1) ? firstSession()
+				: this.sessions.get(Math.floorMod(key.hashCode(), this.sessions.size()));
+	}
+
+	private Session firstSession() {
+		return this.sessions.get(0);
 	}
 
 	/**
@@ -466,7 +530,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 		LockKey lockKey = this.keys.compute(key, this.retainer);
 		boolean acquired = false;
 		try {
-			LockKey.Hold hold = this.driver.reenter(lockKey, kind, owner);
+			LockKey.Hold hold = sessionOf(key).driver().reenter(lockKey, kind, owner);
 			if (hold == null) {
 				hold = takeWhileSeenWaiting(lockKey, kind, waitTime, deadline, owner);
 			}
@@ -490,7 +554,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 		Long waitId = this.waitIds.incrementAndGet();
 		this.waits.put(waitId, new Wait(key, kind, System.currentTimeMillis(), owner));
 		try {
-			return this.driver.take(lockKey, kind, waitTime, deadline, owner);
+			return sessionOf(key).driver().take(lockKey, kind, waitTime, deadline, owner);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -519,7 +583,7 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 */
 	private void release(LockKey lockKey, LockKey.Hold hold) {
 		try {
-			this.driver.release(lockKey, hold);
+			sessionOf(lockKey.key).driver().release(lockKey, hold);
 		}
 		finally {
 			this.keys.computeIfPresent(lockKey.key, this.disposer);
@@ -533,12 +597,13 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * leaves the hold now: its later acquisitions of the key queue like any other's.
 	 */
 	private CompletableFuture<@Nullable Void> releaseAfter(LockKey lockKey, LockKey.Hold hold, Duration delay) {
-		this.driver.delayRelease(lockKey, hold);
+		LockKeyDriver driver = sessionOf(lockKey.key).driver();
+		driver.delayRelease(lockKey, hold);
 		CompletableFuture<@Nullable Void> released = new CompletableFuture<>();
 		try {
 			this.scheduler.schedule(() -> {
 				try {
-					this.driver.endDelayedRelease(lockKey, hold, this.delayedExitCounted);
+					driver.endDelayedRelease(lockKey, hold, this.delayedExitCounted);
 				}
 				finally {
 					this.keys.computeIfPresent(lockKey.key, this.disposer);
@@ -562,14 +627,20 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 		this.delayedExitCounted = step;
 	}
 
-	/** The detector that tells this registry's holds of losses; for tests. */
+	/**
+	 * The detector that tells the holds of the registry's first session of losses, the
+	 * only one of a registry of one client; for tests.
+	 */
 	LockLossDetector lossDetector() {
-		return this.lossDetector;
+		return firstSession().lossDetector();
 	}
 
-	/** The driver of this registry's keys' states; for tests. */
+	/**
+	 * The driver of the keys of the registry's first session, all keys of a registry of
+	 * one client; for tests.
+	 */
 	LockKeyDriver driver() {
-		return this.driver;
+		return firstSession().driver();
 	}
 
 	private LockKey retained(String key, @Nullable LockKey lockKey) {
@@ -586,6 +657,14 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 * An acquisition that waits for its lock, recorded for operators; the
 	 * {@link LockActivity} they read is made from it only when they ask.
 	 */
+	/**
+	 * One ZooKeeper session of the registry: the root as its client sees it, its loss
+	 * detector, and the driver of the keys that hash to it.
+	 */
+	private record Session(LockRoot root, LockLossDetector lossDetector, LockKeyDriver driver) {
+
+	}
+
 	private record Wait(String key, LockNodeKind kind, long sinceMillis, @Nullable Thread thread) {
 
 		LockActivity activity() {
