@@ -1,6 +1,10 @@
 package dev.zklock.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.zklock.LockTemplate;
+import dev.zklock.autoconfigure.zookeeper.LockSessionClients;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperProperties;
 import dev.zklock.interceptor.DistributedLockAnnotationBeanPostProcessor;
@@ -26,9 +30,12 @@ import org.springframework.core.env.Environment;
  * Auto-configuration} of distributed locks on ZooKeeper: the lock registry, the
  * {@link LockTemplate} and the {@link dev.zklock.DistributedLock} post-processor. It
  * needs a {@link CuratorFramework} bean, its own or the application's; without one,
- * start-up fails rather than letting annotated methods run unlocked. The template's locks
- * are observed through the application's {@link ObservationRegistry}, when it has one
- * (Spring Boot's actuator provides it, and turns the observations into metrics).
+ * start-up fails rather than letting annotated methods run unlocked. The registry spreads
+ * its keys over the sessions of that client and of the auto-configuration's
+ * {@link LockSessionClients}, if any ({@code distributed-lock.zookeeper.sessions}). The
+ * template's locks are observed through the application's {@link ObservationRegistry},
+ * when it has one (Spring Boot's actuator provides it, and turns the observations into
+ * metrics).
  */
 @AutoConfiguration(after = ZooKeeperAutoConfiguration.class,
 		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
@@ -38,13 +45,17 @@ public final class DistributedLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ZooKeeperLockRegistry zooKeeperLockRegistry(CuratorFramework curatorFramework, DistributedLockProperties properties,
+	ZooKeeperLockRegistry zooKeeperLockRegistry(CuratorFramework curatorFramework,
+			ObjectProvider<LockSessionClients> lockSessionClients, DistributedLockProperties properties,
 			ObjectProvider<ZooKeeperProperties> zooKeeperProperties, Environment environment) {
 		HandOffPolicy handOffPolicy = properties.getHandOff().toPolicy();
+		List<CuratorFramework> clients = new ArrayList<>();
+		clients.add(curatorFramework);
+		lockSessionClients.ifAvailable((furtherSessions) -> clients.addAll(furtherSessions.clients()));
 		ZooKeeperLockRegistry registry;
 		try {
-			registry = new ZooKeeperLockRegistry(curatorFramework, properties.getRootPath(),
-					properties.getLostLock().toPolicy(), handOffPolicy);
+			registry = new ZooKeeperLockRegistry(clients, properties.getRootPath(), properties.getLostLock().toPolicy(),
+					handOffPolicy);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidConfigurationPropertyValueException("distributed-lock.root-path", properties.getRootPath(),

@@ -111,6 +111,11 @@ class PropertiesBadInputTests {
 			cases.add(invalid("distributed-lock.zookeeper.retry.max-retries", maxRetries));
 		}
 		cases.add(unbound("distributed-lock.zookeeper.retry.max-retries", "2147483648"));
+		for (String sessions : new String[] { "0", "-1", "33", "2147483647", "-2147483648" }) {
+			cases.add(invalid("distributed-lock.zookeeper.sessions", sessions));
+		}
+		cases.add(unbound("distributed-lock.zookeeper.sessions", "2147483648"));
+		cases.add(unbound("distributed-lock.zookeeper.sessions", "many"));
 		for (String namespace : new String[] { "/leading", "trailing/", "a//b", "a/./b", "a/../b", "a\u0001b" }) {
 			cases.add(invalid("distributed-lock.zookeeper.namespace", namespace));
 		}
@@ -176,8 +181,8 @@ class PropertiesBadInputTests {
 			"distributed-lock.startup.connection-wait=" + LONGEST, "distributed-lock.hand-off.max-count=0",
 			"distributed-lock.hand-off.max-count=4095", "distributed-lock.zookeeper.retry.max-retries=0",
 			"distributed-lock.zookeeper.retry.max-retries=29", "distributed-lock.zookeeper.session-timeout=24d",
-			"distributed-lock.root-path=/a/b/c/d/e/f/g/h/i/j", "distributed-lock.root-path=/l\u00F6cks:\u9396",
-			"distributed-lock.zookeeper.namespace=apps/billing" })
+			"distributed-lock.zookeeper.sessions=32", "distributed-lock.root-path=/a/b/c/d/e/f/g/h/i/j",
+			"distributed-lock.root-path=/l\u00F6cks:\u9396", "distributed-lock.zookeeper.namespace=apps/billing" })
 	void extremeButValidValuesStartAnApplicationThatLocks(String property) {
 		this.contextRunner.withPropertyValues(property).run((context) -> {
 			assertThat(context).hasNotFailed();

@@ -1,9 +1,12 @@
 package dev.zklock.autoconfigure.zookeeper;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import java.time.Duration;
-
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.zookeeper.common.PathUtils;
 
@@ -15,6 +18,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
@@ -40,6 +44,11 @@ import org.springframework.util.StringUtils;
  * {@code distributed-lock.zookeeper.close-timeout} for ZooKeeper to end the session when
  * the client closes, so that an application shuts down promptly while ZooKeeper is down
  * or frozen.
+ * <p>
+ * With {@code distributed-lock.zookeeper.sessions} above one, the lock registry spreads
+ * its keys over that many sessions: the auto-configuration then also builds the clients
+ * of the further sessions ({@link LockSessionClients}), each like the first, with the
+ * same properties and customizers, started with it and closed with it.
  */
 @AutoConfiguration(afterName = "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration")
 @ConditionalOnClass(CuratorFramework.class)
@@ -57,31 +66,79 @@ public final class ZooKeeperAutoConfiguration {
 
 	private static final Duration LONGEST_MILLIS = Duration.ofMillis(Integer.MAX_VALUE);
 
+	/**
+	 * The most sessions of the lock registry: more than the threads that lock different
+	 * keys at once gain nothing, and each is a connection that ZooKeeper counts.
+	 */
+	private static final int MAX_SESSIONS = 32;
+
 	@Bean
 	@ConditionalOnMissingBean
 	ZooKeeperConnectionDetails zooKeeperConnectionDetails(ZooKeeperProperties properties, Environment environment) {
 		return new PropertiesZooKeeperConnectionDetails(properties, Binder.get(environment));
 	}
 
-	@Bean(destroyMethod = "close")
-	@ConditionalOnMissingBean
-	CuratorFramework curatorFramework(ZooKeeperConnectionDetails connectionDetails, ZooKeeperProperties properties,
-			ObjectProvider<CuratorFrameworkBuilderCustomizer> customizers) {
-		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-			.connectString(connectionDetails.getConnectString())
-			.sessionTimeoutMs(millis("session-timeout", properties.getSessionTimeout()))
-			.connectionTimeoutMs(millis("connection-timeout", properties.getConnectionTimeout()))
-			.retryPolicy(retryPolicy(properties.getRetry()))
-			.zookeeperFactory(new ZooKeeperHandleFactory(
-					Duration.ofMillis(millis("close-timeout", properties.getCloseTimeout()))))
-			.ensembleTracker(false);
-		if (StringUtils.hasText(properties.getNamespace())) {
-			builder.namespace(namespace(properties.getNamespace()));
+	/**
+	 * The lock registry's clients, when the application defines no
+	 * {@link CuratorFramework}: the client of its first session and those of its further
+	 * sessions, all built alike.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingBean(CuratorFramework.class)
+	static class CuratorFrameworkConfiguration {
+
+		@Bean(destroyMethod = "close")
+		CuratorFramework curatorFramework(ZooKeeperConnectionDetails connectionDetails, ZooKeeperProperties properties,
+				ObjectProvider<CuratorFrameworkBuilderCustomizer> customizers) {
+			CuratorFramework client = builder(connectionDetails, properties, customizers).build();
+			client.start();
+			return client;
 		}
-		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
-		CuratorFramework client = builder.build();
-		client.start();
-		return client;
+
+		@Bean(destroyMethod = "close")
+		@ConditionalOnMissingBean(ZooKeeperLockRegistry.class)
+		LockSessionClients lockSessionClients(ZooKeeperConnectionDetails connectionDetails,
+				ZooKeeperProperties properties, ObjectProvider<CuratorFrameworkBuilderCustomizer> customizers) {
+			int furtherSessions = sessions(properties.getSessions()) - 1;
+			List<CuratorFramework> clients = new ArrayList<>(furtherSessions);
+			for (int i = 0; i < furtherSessions; i++) {
+				clients.add(builder(connectionDetails, properties, customizers).build());
+			}
+			clients.forEach(CuratorFramework::start);
+			return new LockSessionClients(clients);
+		}
+
+		/**
+		 * A builder of a client with a session of its own, configured from the
+		 * properties, then by the customizers in order.
+		 */
+		private static CuratorFrameworkFactory.Builder builder(ZooKeeperConnectionDetails connectionDetails,
+				ZooKeeperProperties properties, ObjectProvider<CuratorFrameworkBuilderCustomizer> customizers) {
+			CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+				.connectString(connectionDetails.getConnectString())
+				.sessionTimeoutMs(millis("session-timeout", properties.getSessionTimeout()))
+				.connectionTimeoutMs(millis("connection-timeout", properties.getConnectionTimeout()))
+				.retryPolicy(retryPolicy(properties.getRetry()))
+				.zookeeperFactory(new ZooKeeperHandleFactory(
+						Duration.ofMillis(millis("close-timeout", properties.getCloseTimeout()))))
+				.ensembleTracker(false);
+			if (StringUtils.hasText(properties.getNamespace())) {
+				builder.namespace(namespace(properties.getNamespace()));
+			}
+			customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+			return builder;
+		}
+
+	}
+
+	private static int sessions(int sessions) {
+		if (sessions < 1 || sessions > MAX_SESSIONS) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + "sessions", sessions,
+					"It must be from 1 to " + MAX_SESSIONS + ": each session is one more connection to ZooKeeper, "
+							+ "and ZooKeeper accepts at most 60 connections from one address by default "
+							+ "(maxClientCnxns).");
+		}
+		return sessions;
 	}
 
 	private static BoundedExponentialBackoffRetry retryPolicy(ZooKeeperProperties.Retry retry) {

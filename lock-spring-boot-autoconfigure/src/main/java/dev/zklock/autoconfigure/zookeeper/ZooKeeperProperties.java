@@ -44,6 +44,15 @@ public class ZooKeeperProperties {
 	 */
 	private @Nullable String namespace;
 
+	/**
+	 * Number of ZooKeeper sessions, from 1 to 32, over which the lock registry spreads
+	 * its keys by their hash: each session is a client built like the first and one more
+	 * connection to ZooKeeper, and a lock waits only for the requests of its own
+	 * session's keys. Applies only when the auto-configuration builds the client: with
+	 * the application's own CuratorFramework, the registry has one session.
+	 */
+	private int sessions = 1;
+
 	private final Retry retry = new Retry();
 
 	@NestedConfigurationProperty
@@ -143,6 +152,24 @@ public class ZooKeeperProperties {
 	 */
 	public void setNamespace(@Nullable String namespace) {
 		this.namespace = namespace;
+	}
+
+	/**
+	 * The number of ZooKeeper sessions over which the lock registry spreads its keys
+	 * ({@code distributed-lock.zookeeper.sessions}).
+	 * @return the number of sessions
+	 */
+	public int getSessions() {
+		return this.sessions;
+	}
+
+	/**
+	 * Sets the number of ZooKeeper sessions over which the lock registry spreads its keys
+	 * ({@code distributed-lock.zookeeper.sessions}).
+	 * @param sessions the number of sessions
+	 */
+	public void setSessions(int sessions) {
+		this.sessions = sessions;
 	}
 
 	/**

@@ -67,6 +67,45 @@ class ZooKeeperAutoConfigurationTests {
 	}
 
 	@Test
+	void furtherSessionsAreStartedClientsBuiltLikeTheFirst() {
+		this.contextRunner.withUserConfiguration(BuilderCaptureConfiguration.class)
+			.withPropertyValues("distributed-lock.zookeeper.connect-string=127.0.0.1:2181",
+					"distributed-lock.zookeeper.sessions=3", "distributed-lock.zookeeper.session-timeout=20s",
+					"distributed-lock.zookeeper.connection-timeout=3s", "distributed-lock.zookeeper.namespace=billing",
+					"distributed-lock.zookeeper.retry.max-retries=4")
+			.run((context) -> {
+				CuratorFramework client = context.getBean(CuratorFramework.class);
+				assertThat(context.getBean(LockSessionClients.class).clients()).hasSize(2)
+					.doesNotContain(client)
+					.allSatisfy((session) -> {
+						assertThat(session.getState()).hasToString("STARTED");
+						assertThat(session.getNamespace()).isEqualTo("billing");
+						assertThat(session.getZookeeperClient().getCurrentConnectionString())
+							.isEqualTo("127.0.0.1:2181");
+					});
+				List<CuratorFrameworkFactory.Builder> builders = context.getBean(BuilderCapture.class).builders;
+				assertThat(builders).hasSize(3).doesNotHaveDuplicates().allSatisfy((builder) -> {
+					assertThat(builder.getSessionTimeoutMs()).isEqualTo(20_000);
+					assertThat(builder.getConnectionTimeoutMs()).isEqualTo(3_000);
+					assertThat(builder.getRetryPolicy()).isInstanceOfSatisfying(BoundedExponentialBackoffRetry.class,
+							(retry) -> assertThat(retry.getN()).isEqualTo(4));
+					assertThat(builder.getZookeeperFactory()).isInstanceOf(ZooKeeperHandleFactory.class);
+					assertThat(builder.withEnsembleTracker()).isFalse();
+				});
+			});
+	}
+
+	@Test
+	void oneSessionByDefaultHasNoFurtherClients() {
+		this.contextRunner.withUserConfiguration(BuilderCaptureConfiguration.class)
+			.withPropertyValues("distributed-lock.zookeeper.connect-string=127.0.0.1:2181")
+			.run((context) -> {
+				assertThat(context.getBean(LockSessionClients.class).clients()).isEmpty();
+				assertThat(context.getBean(BuilderCapture.class).builders).hasSize(1);
+			});
+	}
+
+	@Test
 	void customizersRunInOrderAfterTheProperties() {
 		this.contextRunner.withUserConfiguration(BuilderCaptureConfiguration.class, RetryCustomizerConfiguration.class)
 			.withPropertyValues("distributed-lock.zookeeper.connect-string=127.0.0.1:2181")
@@ -79,7 +118,9 @@ class ZooKeeperAutoConfigurationTests {
 	@Test
 	void backsOffWhenTheApplicationDefinesItsOwnClient() {
 		this.contextRunner.withUserConfiguration(UserClientConfiguration.class).run((context) -> {
-			assertThat(context).hasNotFailed().hasSingleBean(CuratorFramework.class);
+			assertThat(context).hasNotFailed()
+				.hasSingleBean(CuratorFramework.class)
+				.doesNotHaveBean(LockSessionClients.class);
 			assertThat(context.getBean(CuratorFramework.class))
 				.isSameAs(context.getBean(UserClientConfiguration.class).client);
 		});
@@ -133,7 +174,7 @@ class ZooKeeperAutoConfigurationTests {
 	@CsvSource(delimiter = '=',
 			value = { "connect-string=zk1:notaport", "connect-string=zk1:2181/bad//chroot", "session-timeout=-1s",
 					"connection-timeout=0s", "retry.base-sleep=-50ms", "retry.max-sleep=30d", "retry.max-retries=-1",
-					"namespace=/leading-slash" })
+					"namespace=/leading-slash", "sessions=0", "sessions=33" })
 	void badValuesFailStartUpNamingTheProperty(String property, String value) {
 		this.contextRunner
 			.withPropertyValues("distributed-lock.zookeeper.connect-string=127.0.0.1:2181",

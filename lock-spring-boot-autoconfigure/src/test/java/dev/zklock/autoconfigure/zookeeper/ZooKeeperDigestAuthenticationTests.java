@@ -2,7 +2,9 @@ package dev.zklock.autoconfigure.zookeeper;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -16,6 +18,9 @@ import dev.zklock.LockTimeoutException;
 import dev.zklock.autoconfigure.DistributedLockAutoConfiguration;
 import dev.zklock.testsupport.LockApplications;
 import dev.zklock.testsupport.ZooKeeperTestServer;
+import dev.zklock.zookeeper.AcquiredLock;
+import dev.zklock.zookeeper.QueuedLockNode;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -106,6 +111,28 @@ class ZooKeeperDigestAuthenticationTests {
 				return null;
 			});
 		});
+	}
+
+	@Test
+	void furtherSessionsLockUnderTheGuardedRootWithTheCredentials() {
+		authenticated("/sessions", "locks", PASSWORD).withPropertyValues("distributed-lock.zookeeper.sessions=2")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				CuratorFramework client = context.getBean(CuratorFramework.class);
+				ZooKeeperLockRegistry registry = context.getBean(ZooKeeperLockRegistry.class);
+				String id = DigestAuthenticationProvider.generateDigest("locks:" + PASSWORD);
+				List<ACL> expected = List.of(new ACL(ZooDefs.Perms.ALL, new Id("digest", id)));
+				Set<String> sessions = new HashSet<>();
+				for (int i = 0; i < 10; i++) {
+					String key = "invoice:" + i;
+					AcquiredLock lock = registry.acquire(key, Duration.ofSeconds(10));
+					QueuedLockNode node = registry.queueOf(key).get(0);
+					sessions.add(node.sessionId());
+					assertThat(client.getACL().forPath(registry.pathOf(key) + "/" + node.node())).isEqualTo(expected);
+					lock.release();
+				}
+				assertThat(sessions).hasSize(2);
+			});
 	}
 
 	@Test

@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import dev.zklock.ClusteredJob;
@@ -16,6 +18,8 @@ import dev.zklock.scheduling.JobRecords;
 import dev.zklock.testsupport.SecureZooKeeperServer;
 import dev.zklock.testsupport.TestCertificates;
 import dev.zklock.testsupport.ZooKeeperTestServer;
+import dev.zklock.zookeeper.AcquiredLock;
+import dev.zklock.zookeeper.ZooKeeperLockRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -96,6 +100,28 @@ class ZooKeeperTlsTests {
 			assertThat(client.checkExists().forPath("/locks/tls")).satisfiesAnyOf((stat) -> assertThat(stat).isNull(),
 					(stat) -> assertThat(stat.getNumChildren()).isZero());
 		});
+	}
+
+	@Test
+	void furtherSessionsConnectOverTlsToo() {
+		tls().withPropertyValues("distributed-lock.root-path=/tls-sessions", "distributed-lock.zookeeper.sessions=2")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				ZooKeeperLockRegistry registry = context.getBean(ZooKeeperLockRegistry.class);
+				Set<String> sessions = new HashSet<>();
+				for (int i = 0; i < 10; i++) {
+					String key = "tls:" + i;
+					AcquiredLock lock = registry.acquire(key, Duration.ofSeconds(15));
+					sessions.add(registry.queueOf(key).get(0).sessionId());
+					lock.release();
+				}
+				assertThat(sessions).hasSize(2);
+				assertThat(context.getBean(LockSessionClients.class).clients()).singleElement()
+					.satisfies((client) -> assertThat(client.getZookeeperClient()
+						.getZooKeeper()
+						.getClientConfig()
+						.getBoolean("zookeeper.client.secure")).isTrue());
+			});
 	}
 
 	@Test
