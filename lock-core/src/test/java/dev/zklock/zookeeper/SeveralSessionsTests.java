@@ -5,12 +5,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
 import dev.zklock.LockTimeoutException;
 import dev.zklock.LockType;
 import dev.zklock.testsupport.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.listen.ListenerManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -91,6 +93,7 @@ class SeveralSessionsTests {
 			.mapToObj((i) -> registry.acquireDetached("tenant:" + i, LockType.EXCLUSIVE, 1, WAIT))
 			.toList();
 		assertThat(registry.heldLocks()).hasSize(20);
+		assertThat(held).as("the locks before any session ended").allMatch(AcquiredLock::isValid);
 		String ended = Long.toHexString(clients.get(1).getZookeeperClient().getZooKeeper().getSessionId());
 		List<AcquiredLock> ofEndedSession = held.stream()
 			.filter((lock) -> registry.queueOf(lock.key()).get(0).sessionId().equals(ended))
@@ -109,6 +112,53 @@ class SeveralSessionsTests {
 		}
 		held.forEach(AcquiredLock::release);
 		assertThat(registry.heldLocks()).isEmpty();
+	}
+
+	/**
+	 * A delayed release ends its hold in the session of its key, as a release does: the
+	 * registry lists no lock held once every delayed release is done, and another
+	 * registry then takes each key with a greater token.
+	 */
+	@Test
+	void delayedReleasesEndTheirHoldsInTheSessionsOfTheirKeys() throws Exception {
+		ZooKeeperLockRegistry registry = registry(clients(3));
+		List<AcquiredLock> held = IntStream.range(0, 20)
+			.mapToObj((i) -> registry.acquireDetached("report:" + i, LockType.EXCLUSIVE, 1, WAIT))
+			.toList();
+		held.stream()
+			.map((lock) -> lock.releaseAfter(Duration.ofMillis(10)).toCompletableFuture())
+			.toList()
+			.forEach(CompletableFuture::join);
+		assertThat(registry.heldLocks()).isEmpty();
+		assertThat(registry.keysInUse()).isZero();
+		ZooKeeperLockRegistry other = registry(clients(1));
+		for (AcquiredLock released : held) {
+			AcquiredLock taken = other.acquire(released.key(), AWAIT);
+			assertThat(taken.fencingToken()).isGreaterThan(released.fencingToken());
+			taken.release();
+		}
+	}
+
+	/**
+	 * Closing a registry of several sessions stops watching every one of its clients: no
+	 * connection listener stays on any, and the clients, which belong to their owner,
+	 * stay open and usable.
+	 */
+	@Test
+	void aClosedRegistryLeavesNoListenerOnAnyOfItsClients() throws Exception {
+		List<CuratorFramework> clients = clients(3);
+		List<Integer> listeners = clients.stream().map(SeveralSessionsTests::connectionListeners).toList();
+		ZooKeeperLockRegistry registry = registry(clients);
+		for (int i = 0; i < 30; i++) {
+			registry.acquire("invoice:" + i, WAIT).release();
+		}
+		assertThat(clients).allMatch((client) -> connectionListeners(client) > listeners.get(clients.indexOf(client)),
+				"watched by the registry");
+		registry.close();
+		assertThat(clients.stream().map(SeveralSessionsTests::connectionListeners).toList()).isEqualTo(listeners);
+		for (CuratorFramework client : clients) {
+			assertThat(client.checkExists().forPath("/locks")).as("the root, read by a client still open").isNotNull();
+		}
 	}
 
 	@Test
@@ -144,6 +194,10 @@ class SeveralSessionsTests {
 				HandOffPolicy.defaults());
 		this.registries.add(registry);
 		return registry;
+	}
+
+	private static int connectionListeners(CuratorFramework client) {
+		return ((ListenerManager<?, ?>) client.getConnectionStateListenable()).size();
 	}
 
 	private static String[] sessionIds(List<CuratorFramework> clients) {
