@@ -49,13 +49,10 @@ public final class DistributedLockAutoConfiguration {
 			ObjectProvider<LockSessionClients> lockSessionClients, DistributedLockProperties properties,
 			ObjectProvider<ZooKeeperProperties> zooKeeperProperties, Environment environment) {
 		HandOffPolicy handOffPolicy = properties.getHandOff().toPolicy();
-		List<CuratorFramework> clients = new ArrayList<>();
-		clients.add(curatorFramework);
-		lockSessionClients.ifAvailable((furtherSessions) -> clients.addAll(furtherSessions.clients()));
 		ZooKeeperLockRegistry registry;
 		try {
-			registry = new ZooKeeperLockRegistry(clients, properties.getRootPath(), properties.getLostLock().toPolicy(),
-					handOffPolicy);
+			registry = new ZooKeeperLockRegistry(clients(curatorFramework, lockSessionClients),
+					properties.getRootPath(), properties.getLostLock().toPolicy(), handOffPolicy);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidConfigurationPropertyValueException("distributed-lock.root-path", properties.getRootPath(),
@@ -83,8 +80,10 @@ public final class DistributedLockAutoConfiguration {
 
 	@Bean
 	StartupConnectionCheck distributedLockStartupConnectionCheck(CuratorFramework curatorFramework,
-			ZooKeeperLockRegistry zooKeeperLockRegistry, DistributedLockProperties properties) {
-		return new StartupConnectionCheck(curatorFramework, zooKeeperLockRegistry, properties.getStartup());
+			ObjectProvider<LockSessionClients> lockSessionClients, ZooKeeperLockRegistry zooKeeperLockRegistry,
+			DistributedLockProperties properties) {
+		return new StartupConnectionCheck(clients(curatorFramework, lockSessionClients), zooKeeperLockRegistry,
+				properties.getStartup());
 	}
 
 	@Bean
@@ -96,6 +95,18 @@ public final class DistributedLockAutoConfiguration {
 		postProcessor.setBeforeExistingAdvisors(
 				Binder.get(environment).bind("distributed-lock.wrap-transaction", Boolean.class).orElse(true));
 		return postProcessor;
+	}
+
+	/**
+	 * The clients of the lock registry's sessions: the application's client first, then
+	 * the auto-configuration's further ones, if any.
+	 */
+	private static List<CuratorFramework> clients(CuratorFramework curatorFramework,
+			ObjectProvider<LockSessionClients> lockSessionClients) {
+		List<CuratorFramework> clients = new ArrayList<>();
+		clients.add(curatorFramework);
+		lockSessionClients.ifAvailable((furtherSessions) -> clients.addAll(furtherSessions.clients()));
+		return clients;
 	}
 
 }

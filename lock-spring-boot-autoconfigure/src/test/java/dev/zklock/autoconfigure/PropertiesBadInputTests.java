@@ -200,7 +200,7 @@ class PropertiesBadInputTests {
 			DistributedLockProperties.Startup startup = new DistributedLockProperties.Startup();
 			startup.setConnectionWait(Duration.parse(LONGEST));
 			startup.setFailWithoutConnection(true);
-			StartupConnectionCheck check = new StartupConnectionCheck(client, registry, startup);
+			StartupConnectionCheck check = new StartupConnectionCheck(List.of(client), registry, startup);
 			AtomicReference<Throwable> failure = new AtomicReference<>();
 			Thread checking = new Thread(() -> {
 				try {

@@ -4,11 +4,15 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.zklock.LockAcquisitionException;
 import dev.zklock.LockTemplate;
+import dev.zklock.autoconfigure.zookeeper.CuratorFrameworkBuilderCustomizer;
+import dev.zklock.autoconfigure.zookeeper.LockSessionClients;
 import dev.zklock.autoconfigure.zookeeper.ZooKeeperAutoConfiguration;
 import dev.zklock.testsupport.BusyMachine;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
@@ -83,6 +87,35 @@ class ZooKeeperUnreachableAtStartupTests {
 				.run((context) -> assertThat(context).hasNotFailed());
 		}
 		assertThat(output).doesNotContain("No connection to ZooKeeper");
+	}
+
+	/**
+	 * The connection wait covers every session of the lock registry: a further session
+	 * that cannot connect is named at start-up though the main client is connected. The
+	 * third client built connects to a port where no server listens.
+	 */
+	@Test
+	void connectionWaitCoversEverySession(CapturedOutput output) throws Exception {
+		int deadPort = freePort();
+		AtomicInteger builds = new AtomicInteger();
+		CuratorFrameworkBuilderCustomizer lastToADeadPort = (builder) -> {
+			if (builds.incrementAndGet() == 3) {
+				builder.connectString("127.0.0.1:" + deadPort);
+			}
+		};
+		try (TestingServer server = serverOn(this.port)) {
+			this.contextRunner.withBean(CuratorFrameworkBuilderCustomizer.class, () -> lastToADeadPort)
+				.withPropertyValues("distributed-lock.zookeeper.sessions=3",
+						"distributed-lock.startup.connection-wait=300ms")
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					assertThat(context.getBean(CuratorFramework.class).getZookeeperClient().isConnected()).isTrue();
+					assertThat(context.getBean(LockSessionClients.class).clients())
+						.extracting((client) -> client.getZookeeperClient().getCurrentConnectionString())
+						.containsExactly("127.0.0.1:" + this.port, "127.0.0.1:" + deadPort);
+					assertThat(output).contains("No connection to ZooKeeper (127.0.0.1:" + deadPort + ") within 300ms");
+				});
+		}
 	}
 
 	@Test
