@@ -20,6 +20,13 @@ final class RunWorkers implements AutoCloseable {
 
 	private static final int THREADS_PER_WORKER = 2;
 
+	/**
+	 * The system property that gives every worker's registry that many ZooKeeper sessions
+	 * ({@code distributed-lock.zookeeper.sessions}), 1 unless it is set; every session's
+	 * client reaches the servers through the worker's links.
+	 */
+	static final String SESSIONS = "fault-suite.sessions";
+
 	private final Path directory;
 
 	private final FencedStore store;
@@ -57,6 +64,7 @@ final class RunWorkers implements AutoCloseable {
 		String connectString = this.links.open(worker);
 		List<String> properties = new ArrayList<>(this.setup.workerProperties());
 		properties.add("distributed-lock.zookeeper.session-timeout=" + this.setup.sessionTimeout().toMillis() + "ms");
+		properties.add("distributed-lock.zookeeper.sessions=" + System.getProperty(SESSIONS, "1").trim());
 		properties.addAll(extraProperties);
 		WorkerProcess started = WorkerProcess.start(worker, this.directory, connectString, this.store,
 				kind.threads(THREADS_PER_WORKER), kind, WAIT_TIME, properties);
