@@ -85,6 +85,12 @@ final class LockLossDetector implements AutoCloseable {
 
 	private final String heldLocksDuringSuspension;
 
+	/**
+	 * What the outage lines begin with: nothing for a registry's one session, and which
+	 * session it is for one of several, whose lines would read alike.
+	 */
+	private final String sessionLabel;
+
 	private final ScheduledFuture<?> firstConnectionCheck;
 
 	/** Whether a session was ever established; guarded by {@link #outageLog}. */
@@ -104,7 +110,18 @@ final class LockLossDetector implements AutoCloseable {
 	};
 
 	LockLossDetector(CuratorFramework client, LostLockPolicy policy, ScheduledExecutorService scheduler) {
+		this(client, policy, scheduler, "");
+	}
+
+	/**
+	 * Creates the detector of one of a registry's sessions.
+	 * @param sessionLabel what its outage lines begin with, such as
+	 * {@code "Lock session 2 of 4: "}, or empty
+	 */
+	LockLossDetector(CuratorFramework client, LostLockPolicy policy, ScheduledExecutorService scheduler,
+			String sessionLabel) {
 		this.client = client;
+		this.sessionLabel = sessionLabel;
 		this.policy = policy;
 		this.heldLocksDuringSuspension = (policy.trigger() == LostLockPolicy.Trigger.SUSPENDED) ? "lost" : "uncertain";
 		this.connectedOnce = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs() > 0;
@@ -439,12 +456,13 @@ final class LockLossDetector implements AutoCloseable {
 				}
 				case LOST -> {
 					this.outageReported = true;
-					logger.warn("The ZooKeeper session of this client ended; its locks are lost");
+					logger.warn("{}The ZooKeeper session of this client ended; its locks are lost", this.sessionLabel);
 				}
 				case CONNECTED, RECONNECTED -> {
 					if (this.outageReported) {
 						String again = this.connectedOnce ? " again" : "";
-						logger.info("Connected to ZooKeeper ({}){}; locking works{}", connectString(), again, again);
+						logger.info("{}Connected to ZooKeeper ({}){}; locking works{}", this.sessionLabel,
+								connectString(), again, again);
 					}
 					this.connectedOnce = true;
 					this.outageReported = false;
@@ -469,7 +487,7 @@ final class LockLossDetector implements AutoCloseable {
 	private void reportOutage(String message, Object... arguments) {
 		if (!this.outageReported) {
 			this.outageReported = true;
-			logger.warn(message, arguments);
+			logger.warn(this.sessionLabel + message, arguments);
 		}
 	}
 

@@ -2,6 +2,7 @@ package dev.zklock.zookeeper;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -195,11 +196,15 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 			return thread;
 		});
 		this.scheduler.setRemoveOnCancelPolicy(true);
-		this.sessions = clients.stream().map((client) -> {
+		List<Session> sessions = new ArrayList<>(clients.size());
+		for (CuratorFramework client : clients) {
 			LockRoot root = new LockRoot(client, validRootPath);
-			LockLossDetector lossDetector = new LockLossDetector(client, lostLockPolicy, this.scheduler);
-			return new Session(root, lossDetector, driver(root, lossDetector));
-		}).toList();
+			String label = (clients.size() > 1)
+					? "Lock session " + (sessions.size() + 1) + " of " + clients.size() + ": " : "";
+			LockLossDetector lossDetector = new LockLossDetector(client, lostLockPolicy, this.scheduler, label);
+			sessions.add(new Session(root, lossDetector, driver(root, lossDetector)));
+		}
+		this.sessions = List.copyOf(sessions);
 	}
 
 	private static List<CuratorFramework> oneClient(CuratorFramework client) {

@@ -1,6 +1,8 @@
 package dev.zklock.zookeeper;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -32,13 +34,11 @@ class ZooKeeperOutageTests {
 	@RegisterExtension
 	final ZooKeeperTestServer zookeeper = new ZooKeeperTestServer();
 
-	private CuratorFramework patientClient;
+	private final List<CuratorFramework> patientClients = new ArrayList<>();
 
 	@AfterEach
-	void closeClient() {
-		if (this.patientClient != null) {
-			this.patientClient.close();
-		}
+	void closeClients() {
+		this.patientClients.forEach(CuratorFramework::close);
 	}
 
 	@Test
@@ -106,16 +106,40 @@ class ZooKeeperOutageTests {
 		registry.close();
 	}
 
+	/**
+	 * A registry of several sessions reports an outage once per session, each line naming
+	 * its session, so that operators can tell which keys' locks it concerns.
+	 */
+	@Test
+	void anOutageIsOneLineOfEachSessionNamingIt(CapturedOutput output) throws Exception {
+		ZooKeeperLockRegistry registry = new ZooKeeperLockRegistry(List.of(patientClient(), patientClient()), "/locks",
+				LostLockPolicy.defaults(), HandOffPolicy.defaults());
+		this.zookeeper.stop();
+		await().atMost(Duration.ofSeconds(20)).until(() -> output.toString().split("\\) is suspended", -1).length == 3);
+		this.zookeeper.restart();
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> output.toString().split("\\) again; locking works again", -1).length == 3);
+		for (String session : List.of("Lock session 1 of 2: ", "Lock session 2 of 2: ")) {
+			assertThat(output.toString().split(session + "The connection to ZooKeeper \\(", -1)).as(session + "outage")
+				.hasSize(2);
+			assertThat(output.toString().split(session + "Connected to ZooKeeper \\(", -1)).as(session + "its end")
+				.hasSize(2);
+		}
+		registry.acquire("after-outage", Duration.ofSeconds(10)).release();
+		registry.close();
+	}
+
 	private CuratorFramework patientClient() throws InterruptedException {
-		this.patientClient = CuratorFrameworkFactory.builder()
+		CuratorFramework client = CuratorFrameworkFactory.builder()
 			.connectString(this.zookeeper.connectString())
 			.sessionTimeoutMs(60_000)
 			.connectionTimeoutMs(15_000)
 			.retryPolicy(new ExponentialBackoffRetry(50, 10, 500))
 			.build();
-		this.patientClient.start();
-		assertThat(this.patientClient.blockUntilConnected(60, TimeUnit.SECONDS)).as("connected").isTrue();
-		return this.patientClient;
+		this.patientClients.add(client);
+		client.start();
+		assertThat(client.blockUntilConnected(60, TimeUnit.SECONDS)).as("connected").isTrue();
+		return client;
 	}
 
 	private void stopServer() {
