@@ -71,10 +71,10 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	private final HandOffPolicy handOffPolicy;
 
 	/**
-	 * The registry's background thread, a daemon: it enforces deadlines, runs delayed
-	 * releases and checks for a first connection; once it is shut down, the registry is
-	 * closed. Pauses are measured on a thread of the {@link LockLossDetector}'s own, as
-	 * these tasks may hold this one up.
+	 * The registry's background thread, a daemon: it runs delayed releases and checks for
+	 * each session's first connection; once it is shut down, the registry is closed.
+	 * Pauses are measured on a thread of the {@link LockLossDetector}'s own, as these
+	 * tasks may hold this one up.
 	 */
 	private final ScheduledThreadPoolExecutor scheduler;
 
@@ -112,6 +112,13 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 
 	/** Run by a delayed release once it counted its exit: nothing, except in tests. */
 	private volatile Runnable delayedExitCounted = () -> {
+	};
+
+	/**
+	 * Run by a leading acquisition once ZooKeeper showed its turn: nothing, except in
+	 * tests.
+	 */
+	private volatile Runnable turnShown = () -> {
 	};
 
 	/**
@@ -195,7 +202,6 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 			thread.setDaemon(true);
 			return thread;
 		});
-		this.scheduler.setRemoveOnCancelPolicy(true);
 		List<Session> sessions = new ArrayList<>(clients.size());
 		for (CuratorFramework client : clients) {
 			LockRoot root = new LockRoot(client, validRootPath);
@@ -228,7 +234,11 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 				LockQueue.Turn turn = new LockQueue(root, key).take(kind,
 						HolderIdentity.current(ZooKeeperLockRegistry.this.applicationName, owner != null), waitTime,
 						deadline, lossDetector);
-				return (turn != null) ? new LockKey.Turn(turn.node(), 0, turn.checkedAt()) : null;
+				if (turn == null) {
+					return null;
+				}
+				ZooKeeperLockRegistry.this.turnShown.run();
+				return new LockKey.Turn(turn.node(), 0, turn.checkedAt());
 			}
 
 			@Override
@@ -630,6 +640,14 @@ public class ZooKeeperLockRegistry implements LockManager, AutoCloseable {
 	 */
 	void onDelayedExitCounted(Runnable step) {
 		this.delayedExitCounted = step;
+	}
+
+	/**
+	 * Lets a test run a step on a leading acquisition's thread each time ZooKeeper showed
+	 * its node's turn, before the hold begins: a seam that forces interleavings.
+	 */
+	void onTurnShown(Runnable step) {
+		this.turnShown = step;
 	}
 
 	/**

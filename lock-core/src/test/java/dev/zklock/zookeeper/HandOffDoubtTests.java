@@ -3,6 +3,7 @@ package dev.zklock.zookeeper;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -93,6 +94,27 @@ class HandOffDoubtTests {
 		pauseLongerThanHalfTheSessionTimeout();
 		assertThat(this.detector.unpausedSince(turn.checkedAt())).isFalse();
 		queue.abandon(turn.node());
+	}
+
+	/**
+	 * A pause of the process after ZooKeeper showed a leading acquisition its turn, and
+	 * before its hold began, keeps the hold from beginning on that node: the session may
+	 * have ended meanwhile without the client knowing yet. The acquisition queues a new
+	 * node, whose turn comes with no pause, and holds that one.
+	 */
+	@Test
+	void pauseBetweenALeadersTurnAndItsHoldQueuesANewNode() throws Exception {
+		List<String> turns = new CopyOnWriteArrayList<>();
+		this.registry.onTurnShown(() -> {
+			turns.add(this.registry.queueOf("paused-turn").get(0).node());
+			if (turns.size() == 1) {
+				pauseLongerThanHalfTheSessionTimeout();
+			}
+		});
+		AcquiredLock lock = this.registry.acquire("paused-turn", LONG_WAIT);
+		assertThat(turns).as("the turns shown: the first given up after the pause").hasSize(2).doesNotHaveDuplicates();
+		assertThat(this.registry.queueOf("paused-turn")).extracting(QueuedLockNode::node).containsExactly(turns.get(1));
+		lock.release();
 	}
 
 	/**
