@@ -33,6 +33,7 @@ import org.jspecify.annotations.Nullable;
  * @param manyKeysThreads the threads of the many-keys scenario
  * @param virtualThreads the virtual threads of the virtual-thread scenario
  * @param jmhIterations the measured JMH iterations of each variant in each round
+ * @param jmhWarmups the JMH warm-up iterations of each variant in each round
  * @param jmhTime the length of each JMH iteration, warm-up and measured
  * @param jmhForks the JMH forks of each variant; zero runs JMH in the harness's JVM
  * @param ensemble the number of ZooKeeper servers: 1 for a standalone server
@@ -44,8 +45,9 @@ import org.jspecify.annotations.Nullable;
  */
 record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duration seconds, Duration warmup, int rounds,
 		List<Integer> hotKeyThreads, int jvmThreads, int randomKeys, int randomKeysThreads, int manyKeys,
-		int manyKeysThreads, int virtualThreads, int jmhIterations, Duration jmhTime, int jmhForks, int ensemble,
-		Duration reapWait, List<String> jvmOptions, List<String> serverSettings, Path output, @Nullable Path chart) {
+		int manyKeysThreads, int virtualThreads, int jmhIterations, int jmhWarmups, Duration jmhTime, int jmhForks,
+		int ensemble, Duration reapWait, List<String> jvmOptions, List<String> serverSettings, Path output,
+		@Nullable Path chart) {
 
 	static final String USAGE = """
 			Usage: java -jar lock-benchmarks.jar [options]
@@ -81,8 +83,10 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			  --keys 20000               distinct keys of the many-keys scenario
 			  --keys-threads 16          threads of the many-keys scenario
 			  --virtual-threads 10000    virtual threads of the virtual-thread scenario
-			  --jmh-iterations 3         measured JMH iterations per variant and round, after two
+			  --jmh-iterations 3         measured JMH iterations per variant and round, after the
 			                             warm-up iterations
+			  --jmh-warmups 2            JMH warm-up iterations per variant and round: ours
+			                             needs about 25,000 cycles to be compiled
 			  --jmh-time 1               seconds of each JMH iteration
 			  --jmh-forks 1              JMH forks per variant; 0 runs them all inside this JVM,
 			                             one after the other, each on the code that those before
@@ -123,6 +127,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		int manyKeysThreads = 16;
 		int virtualThreads = 10_000;
 		int jmhIterations = 3;
+		int jmhWarmups = 2;
 		Duration jmhTime = Duration.ofSeconds(1);
 		int jmhForks = 1;
 		int ensemble = 1;
@@ -157,6 +162,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 				case "--keys-threads" -> manyKeysThreads = atLeastOne(option, value);
 				case "--virtual-threads" -> virtualThreads = atLeastOne(option, value);
 				case "--jmh-iterations" -> jmhIterations = atLeastOne(option, value);
+				case "--jmh-warmups" -> jmhWarmups = atLeastOne(option, value);
 				case "--jmh-time" -> jmhTime = seconds(value);
 				case "--jmh-forks" -> jmhForks = Integer.parseInt(value);
 				case "--ensemble" -> ensemble = atLeastOne(option, value);
@@ -174,8 +180,8 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			throw new IllegalArgumentException("Variant names must differ: " + allVariants);
 		}
 		return new BenchmarkOptions(scenarios, allVariants, seconds, warmup, rounds, hotKeyThreads, jvmThreads,
-				randomKeys, randomKeysThreads, manyKeys, manyKeysThreads, virtualThreads, jmhIterations, jmhTime,
-				jmhForks, ensemble, reapWait, jvmOptions, serverSettings, output, chart);
+				randomKeys, randomKeysThreads, manyKeys, manyKeysThreads, virtualThreads, jmhIterations, jmhWarmups,
+				jmhTime, jmhForks, ensemble, reapWait, jvmOptions, serverSettings, output, chart);
 	}
 
 	private static int atLeastOne(String option, String value) {
@@ -231,8 +237,9 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		remaining.remove(scenario);
 		return new BenchmarkOptions(remaining, this.variants, this.seconds, this.warmup, this.rounds,
 				this.hotKeyThreads, this.jvmThreads, this.randomKeys, this.randomKeysThreads, this.manyKeys,
-				this.manyKeysThreads, this.virtualThreads, this.jmhIterations, this.jmhTime, this.jmhForks,
-				this.ensemble, this.reapWait, this.jvmOptions, this.serverSettings, this.output, this.chart);
+				this.manyKeysThreads, this.virtualThreads, this.jmhIterations, this.jmhWarmups, this.jmhTime,
+				this.jmhForks, this.ensemble, this.reapWait, this.jvmOptions, this.serverSettings, this.output,
+				this.chart);
 	}
 
 	boolean runsWorkers() {

@@ -24,8 +24,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.util.ListStatistics;
 
 /**
- * Runs {@link UncontendedCycleBenchmark} for every variant through JMH's API: two warm-up
- * iterations and the configured number of measured ones, one second each unless
+ * Runs {@link UncontendedCycleBenchmark} for every variant through JMH's API: the
+ * configured numbers of warm-up and measured iterations, one second each unless
  * configured otherwise, in forks with the workers' JVM options. Each variant needs a fork
  * of its own to be compared: in a shared JVM, the variant measured first pays for loading
  * and compiling the code that the others then share (the ZooKeeper client, Curator, and
@@ -92,7 +92,7 @@ final class JmhCycles {
 			.param("writesFile", writesFile().toString())
 			.mode(Mode.AverageTime)
 			.timeUnit(TimeUnit.MICROSECONDS)
-			.warmupIterations(2)
+			.warmupIterations(this.options.jmhWarmups())
 			.warmupTime(iterationTime())
 			.measurementIterations(this.options.jmhIterations())
 			.measurementTime(iterationTime())

@@ -14,7 +14,7 @@ class BenchmarkOptionsTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "--rounds", "--threads", "--jvm-threads", "--random-keys", "--random-keys-threads",
-			"--keys", "--keys-threads", "--virtual-threads", "--jmh-iterations", "--ensemble" })
+			"--keys", "--keys-threads", "--virtual-threads", "--jmh-iterations", "--jmh-warmups", "--ensemble" })
 	void countBelowOneIsRefusedNamingItsOption(String option) {
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse(option, "0"))
 			.withMessage(option + " must be at least 1: 0");
