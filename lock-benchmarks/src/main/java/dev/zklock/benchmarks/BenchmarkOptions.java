@@ -85,8 +85,8 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 			  --virtual-threads 10000    virtual threads of the virtual-thread scenario
 			  --jmh-iterations 3         measured JMH iterations per variant and round, after the
 			                             warm-up iterations
-			  --jmh-warmups 2            JMH warm-up iterations per variant and round: ours
-			                             needs about 25,000 cycles to be compiled
+			  --jmh-warmups 20           JMH warm-up iterations per variant and round: zklock's
+			                             path needs about 25,000 cycles to be compiled
 			  --jmh-time 1               seconds of each JMH iteration
 			  --jmh-forks 1              JMH forks per variant; 0 runs them all inside this JVM,
 			                             one after the other, each on the code that those before
@@ -127,7 +127,7 @@ record BenchmarkOptions(Set<Scenario> scenarios, List<Variant> variants, Duratio
 		int manyKeysThreads = 16;
 		int virtualThreads = 10_000;
 		int jmhIterations = 3;
-		int jmhWarmups = 2;
+		int jmhWarmups = 20;
 		Duration jmhTime = Duration.ofSeconds(1);
 		int jmhForks = 1;
 		int ensemble = 1;
