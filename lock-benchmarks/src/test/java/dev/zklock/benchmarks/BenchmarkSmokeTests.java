@@ -36,8 +36,9 @@ class BenchmarkSmokeTests {
 				"uncontended,write-rate,hot-key,two-jvms,sixteen-keys,random-keys,many-keys", "--seconds", "0.2",
 				"--rounds", "1", "--warmup", "0", "--threads", "1,4", "--jvm-threads", "2", "--random-keys", "200",
 				"--random-keys-threads", "4", "--keys", "100", "--jmh-forks", "0", "--jmh-iterations", "1",
-				"--jmh-time", "0.1", "--reap-wait", "5", "--jvm-options", "-XX:TieredStopAtLevel=1", "--variant",
-				"queue-node-2=queue-node:sessions=2", "--output", output.toString(), "--chart", chart.toString());
+				"--jmh-warmups", "1", "--jmh-time", "0.1", "--reap-wait", "5", "--jvm-options",
+				"-XX:TieredStopAtLevel=1", "--variant", "queue-node-2=queue-node:sessions=2", "--output",
+				output.toString(), "--chart", chart.toString());
 		// Measuring nothing, it need not wait for another JMH run on the machine
 		System.setProperty("jmh.ignoreLock", "true");
 		List<ResultRow> rows = BenchmarkHarness.run(options);

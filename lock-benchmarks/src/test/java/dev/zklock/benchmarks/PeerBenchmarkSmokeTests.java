@@ -40,8 +40,8 @@ class PeerBenchmarkSmokeTests {
 				String.join(",", SCENARIOS.stream().map(Scenario::id).toList()), "--library",
 				String.join(",", libraries), "--seconds", "0.2", "--rounds", "1", "--warmup", "0", "--threads", "4",
 				"--jvm-threads", "2", "--random-keys", "50", "--random-keys-threads", "4", "--keys", "50",
-				"--jmh-forks", "0", "--jmh-iterations", "1", "--jmh-time", "0.1", "--reap-wait", "5", "--jvm-options",
-				"-XX:TieredStopAtLevel=1", "--output", output.toString());
+				"--jmh-forks", "0", "--jmh-iterations", "1", "--jmh-warmups", "1", "--jmh-time", "0.1", "--reap-wait",
+				"5", "--jvm-options", "-XX:TieredStopAtLevel=1", "--output", output.toString());
 		// Measuring nothing, it need not wait for another JMH run on the machine
 		System.setProperty("jmh.ignoreLock", "true");
 		List<ResultRow> rows = BenchmarkHarness.run(options);
